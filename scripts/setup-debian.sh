@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs everything p3s needs to build, test and run on Debian 12.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config gfortran clang-format
+  libopenmpi-dev openmpi-bin
+  libsimgrid-dev simgrid
+  libpapi-dev papi-tools
+  libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libbenchmark-dev
+  time bc
+)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${packages[@]}"

@@ -1,0 +1,34 @@
+#pragma once
+// The p3s subcommands: one file each. A command gets its arguments after the subcommand name
+// and returns the process exit code; errors the user can fix are thrown as UsageError.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace p3s::cli {
+
+using Args = std::vector<std::string>;
+
+// Wrong flags or arguments: printed with a hint to --help, exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(const Args& args);
+};
+
+int run_trace(const Args& args);
+int run_show(const Args& args);
+int run_signature(const Args& args);
+// `p3s trace import-ti`: SimGrid time-independent traces to a run directory.
+int run_import_ti(const Args& args);
+
+// All subcommands, in the order `p3s --help` lists them.
+const std::vector<Command>& commands();
+
+}  // namespace p3s::cli

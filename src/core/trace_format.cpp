@@ -1,0 +1,425 @@
+#include "core/trace_format.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/format_error.hpp"
+#include "core/rank_list.hpp"
+
+namespace p3s::core {
+namespace {
+
+void append_int(std::string& out, std::int64_t value) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, static_cast<std::size_t>(end - buf));
+}
+
+void append_field(std::string& out, std::int64_t value) {
+  out.push_back(' ');
+  append_int(out, value);
+}
+
+// The space-separated integer fields of one line, formatted on the stack and appended in one
+// go: the tracer writes a line per MPI call, and one append per line instead of one per field
+// keeps that cheap.
+class LineFields {
+ public:
+  void add(std::int64_t value) {
+    *end_++ = ' ';
+    end_ = std::to_chars(end_, buf_ + sizeof buf_, value).ptr;
+  }
+  void append_line_to(std::string& out) {
+    *end_++ = '\n';
+    out.append(buf_, static_cast<std::size_t>(end_ - buf_));
+  }
+
+ private:
+  char buf_[16 * 21 + 1];  // up to 16 fields of a space and at most 20 characters, a newline
+  char* end_ = buf_;
+};
+
+std::string_view end_word(TraceEnd end) {
+  switch (end) {
+    case TraceEnd::Complete:
+      return "complete";
+    case TraceEnd::Aborted:
+      return "abort";
+    case TraceEnd::Signalled:
+      return "signal";
+    case TraceEnd::Truncated:
+      break;
+  }
+  return "truncated";
+}
+
+// Splits a line on single spaces; returns the number of fields (at most `max`, or max+1 to
+// signal "too many").
+std::size_t split(std::string_view line, std::string_view* fields, std::size_t max) {
+  std::size_t n = 0;
+  std::size_t pos = 0;
+  while (pos <= line.size()) {
+    std::size_t next = line.find(' ', pos);
+    if (next == std::string_view::npos) next = line.size();
+    if (n == max) return max + 1;
+    fields[n++] = line.substr(pos, next - pos);
+    pos = next + 1;
+  }
+  return n;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& name, const ReadOptions& options)
+      : text_(text), name_(name), options_(options) {}
+
+  RankTrace parse() {
+    // An event line is rarely shorter than 40 bytes: one allocation for the whole file.
+    trace_.events.reserve(text_.size() / 40);
+    parse_header();
+    parse_body();
+    resolve_requests();
+    return std::move(trace_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw FormatError(name_, line_no_, reason);
+  }
+
+  // Next line without its newline; false at end of text. Sets last_line_complete_.
+  bool next_line(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    std::size_t nl = text_.find('\n', pos_);
+    last_line_complete_ = nl != std::string_view::npos;
+    if (!last_line_complete_) nl = text_.size();
+    line = text_.substr(pos_, nl - pos_);
+    pos_ = nl + 1;
+    ++line_no_;
+    return true;
+  }
+
+  std::int64_t to_int(std::string_view field, const char* what) const {
+    std::int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (ec != std::errc() || ptr != field.data() + field.size() || field.empty()) {
+      fail(std::string("bad ") + what + " '" + std::string(field) + "'");
+    }
+    return value;
+  }
+
+  std::int32_t to_int32(std::string_view field, const char* what) const {
+    std::int64_t v = to_int(field, what);
+    if (v < INT32_MIN || v > INT32_MAX) fail(std::string(what) + " out of range");
+    return static_cast<std::int32_t>(v);
+  }
+
+  std::string_view header_value(std::string_view key) {
+    std::string_view line;
+    if (!next_line(line)) fail("file ends inside the header, expected '" + std::string(key) + "'");
+    if (line.substr(0, key.size()) != key || line.size() <= key.size() || line[key.size()] != ' ') {
+      fail("expected header line '" + std::string(key) + " ...'");
+    }
+    return line.substr(key.size() + 1);
+  }
+
+  void parse_header() {
+    std::string_view line;
+    if (!next_line(line)) fail("empty file, not a p3s trace");
+    if (line != kTraceMagic) {
+      if (line.substr(0, 10) == "p3s-trace ")
+        fail("unsupported trace version '" + std::string(line.substr(10)) +
+             "' (this p3s reads version 1)");
+      fail("not a p3s trace (first line must be '" + std::string(kTraceMagic) + "')");
+    }
+    trace_.rank = to_int32(header_value("rank"), "rank");
+    trace_.nprocs = to_int32(header_value("nprocs"), "nprocs");
+    if (trace_.nprocs <= 0 || trace_.rank < 0 || trace_.rank >= trace_.nprocs)
+      fail("rank outside 0..nprocs-1");
+    trace_.host = std::string(header_value("host"));
+    std::string_view counters = header_value("counters");
+    if (counters != "none") {
+      std::istringstream names{std::string(counters)};
+      for (std::string n; names >> n;) trace_.counter_names.push_back(n);
+      if (trace_.counter_names.size() > kCounterSlots) fail("more than 3 counters");
+    }
+    std::string_view clock = header_value("clock");
+    std::string_view fields[4];
+    if (split(clock, fields, 3) != 3) fail("clock line needs wall=, cpu= and cpu_min_ns=");
+    auto value_of = [&](std::string_view f, std::string_view key) {
+      if (f.substr(0, key.size()) != key) fail("clock line: expected '" + std::string(key) + "'");
+      return f.substr(key.size());
+    };
+    trace_.wall_clock = std::string(value_of(fields[0], "wall="));
+    trace_.cpu_clock = std::string(value_of(fields[1], "cpu="));
+    trace_.cpu_min_ns = to_int(value_of(fields[2], "cpu_min_ns="), "cpu_min_ns");
+    trace_.start_unix_ns = to_int(header_value("start_unix_ns"), "start_unix_ns");
+  }
+
+  void parse_comm(std::string_view rest) {
+    std::string_view f[4];
+    if (split(rest, f, 3) != 3) fail("comm line needs: id size members");
+    Communicator comm;
+    comm.id = to_int32(f[0], "communicator id");
+    std::int64_t size = to_int(f[1], "communicator size");
+    try {
+      comm.members = parse_rank_list(f[2]);
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("communicator members: ") + e.what());
+    }
+    if (static_cast<std::int64_t>(comm.members.size()) != size)
+      fail("communicator size does not match its member list");
+    for (auto m : comm.members) {
+      if (m < 0 || m >= trace_.nprocs)
+        fail("communicator member " + std::to_string(m) + " outside 0..nprocs-1");
+    }
+    if (comm_index_.contains(comm.id))
+      fail("communicator " + std::to_string(comm.id) + " defined twice");
+    comm_index_[comm.id] = trace_.comms.size();
+    trace_.comms.push_back(std::move(comm));
+  }
+
+  void parse_request(std::string_view rest) {
+    if (trace_.events.empty()) fail("request record before any event");
+    Event& e = trace_.events.back();
+    OpKind kind = op_kind(e.op);
+    if (kind != OpKind::Completion && e.op != Op::Startall)
+      fail("request record after '" + std::string(op_name(e.op)) + "', which takes none");
+    std::string_view f[6];
+    if (split(rest, f, 5) != 5) fail("request record needs: req s|r peer tag bytes");
+    RequestRecord r;
+    r.req = to_int(f[0], "request id");
+    if (f[1] != "s" && f[1] != "r") fail("request direction must be s or r");
+    r.send = f[1] == "s";
+    r.peer = to_int32(f[2], "peer");
+    r.tag = to_int32(f[3], "tag");
+    r.bytes = to_int(f[4], "bytes");
+    check_peer(r.peer, "peer");
+    e.requests.push_back(r);
+  }
+
+  void check_peer(std::int32_t peer, const char* what) const {
+    if (peer < kAnySource || peer >= trace_.nprocs)
+      fail(std::string(what) + " " + std::to_string(peer) + " outside 0..nprocs-1");
+  }
+
+  void parse_event(std::string_view line) {
+    const std::size_t expected = 13 + (trace_.has_counters() ? trace_.counter_names.size() : 0);
+    std::string_view f[17];
+    std::size_t n = split(line, f, 16);
+    auto op = op_from_name(f[0]);
+    if (!op) fail("unknown record '" + std::string(f[0]) + "'");
+    if (n != expected)
+      fail("event '" + std::string(f[0]) + "' has " + std::to_string(n) + " fields, expected " +
+           std::to_string(expected));
+    Event e;
+    e.op = *op;
+    e.t_start = to_int(f[1], "start time");
+    e.t_end = to_int(f[2], "end time");
+    e.burst_cpu = to_int(f[3], "burst cpu time");
+    e.dst = to_int32(f[4], "destination");
+    e.tag = to_int32(f[5], "tag");
+    e.bytes = to_int(f[6], "bytes");
+    e.src = to_int32(f[7], "source");
+    e.rtag = to_int32(f[8], "receive tag");
+    e.rbytes = to_int(f[9], "received bytes");
+    e.comm = to_int32(f[10], "communicator");
+    e.root = to_int32(f[11], "root");
+    e.req = to_int(f[12], "request id");
+    for (std::size_t i = 13; i < n; ++i) e.counters[i - 13] = to_int(f[i], "counter");
+    if (e.t_end < e.t_start) fail("event ends before it starts");
+    if (!trace_.events.empty() && e.t_start < trace_.events.back().t_end)
+      fail("event starts before the previous one ended");
+    if (e.burst_cpu < 0 || e.bytes < 0 || e.rbytes < 0) fail("negative time or byte count");
+    check_peer(e.dst, "destination");
+    check_peer(e.src, "source");
+    check_peer(e.root, "root");
+    if (!comm_index_.contains(e.comm))
+      fail("communicator " + std::to_string(e.comm) + " used before its 'comm' line");
+    trace_.events.push_back(std::move(e));
+  }
+
+  void parse_end(std::string_view rest) {
+    std::string_view f[4];
+    std::size_t n = split(rest, f, 3);
+    std::int64_t count = 0;
+    if (n == 2 && f[0] == "complete") {
+      trace_.end = TraceEnd::Complete;
+      count = to_int(f[1], "event count");
+    } else if (n == 2 && f[0] == "abort") {
+      trace_.end = TraceEnd::Aborted;
+      count = to_int(f[1], "event count");
+    } else if (n == 3 && f[0] == "signal") {
+      trace_.end = TraceEnd::Signalled;
+      trace_.end_signal = to_int32(f[1], "signal");
+      count = to_int(f[2], "event count");
+    } else {
+      fail("end line must be 'end complete N', 'end abort N' or 'end signal SIG N'");
+    }
+    if (count != static_cast<std::int64_t>(trace_.events.size())) {
+      fail("end line counts " + std::to_string(count) + " events but the file holds " +
+           std::to_string(trace_.events.size()));
+    }
+  }
+
+  void parse_body() {
+    std::string_view line;
+    bool ended = false;
+    while (next_line(line)) {
+      if (ended) fail("text after the end line");
+      if (!last_line_complete_ && !options_.allow_truncated)
+        fail("last line is cut short (no newline): the trace is truncated");
+      if (!last_line_complete_) break;
+      if (line.starts_with("= ")) {
+        parse_request(line.substr(2));
+      } else if (line.starts_with("comm ")) {
+        parse_comm(line.substr(5));
+      } else if (line.starts_with("end ")) {
+        parse_end(line.substr(4));
+        ended = true;
+      } else {
+        parse_event(line);
+      }
+    }
+    if (!ended) {
+      if (!options_.allow_truncated)
+        fail("no end line: the trace is truncated (the program or the tracer stopped early)");
+      trace_.end = TraceEnd::Truncated;
+    }
+    if (!comm_index_.contains(0)) fail("MPI_COMM_WORLD (communicator 0) is not defined");
+  }
+
+  // Wildcard receives learn their source at completion; persistent starts take the message
+  // of their init.
+  void resolve_requests() {
+    std::unordered_map<std::int64_t, std::size_t> open_recv;
+    std::unordered_map<std::int64_t, std::size_t> inits;
+    for (std::size_t i = 0; i < trace_.events.size(); ++i) {
+      Event& e = trace_.events[i];
+      if (e.op == Op::SendInit || e.op == Op::RecvInit) inits[e.req] = i;
+      if (e.op == Op::Start) {
+        auto it = inits.find(e.req);
+        if (it == inits.end())
+          throw FormatError(name_, 0,
+                            "event " + std::to_string(i) + ": start of request " +
+                                std::to_string(e.req) + " that no send_init/recv_init created");
+        const Event& init = trace_.events[it->second];
+        e.dst = init.dst;
+        e.tag = init.tag;
+        e.bytes = init.bytes;
+        e.src = init.src;
+        e.rtag = init.rtag;
+        e.rbytes = init.rbytes;
+      }
+      if (e.op == Op::Irecv || (e.op == Op::Start && e.src != kNone)) open_recv[e.req] = i;
+      for (const RequestRecord& r : e.requests) {
+        if (r.send) continue;
+        auto it = open_recv.find(r.req);
+        if (it == open_recv.end()) continue;
+        Event& recv = trace_.events[it->second];
+        recv.src = r.peer;
+        recv.rtag = r.tag;
+        recv.rbytes = r.bytes;
+        open_recv.erase(it);
+      }
+    }
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  ReadOptions options_;
+  std::size_t pos_ = 0;
+  std::size_t line_no_ = 0;
+  bool last_line_complete_ = true;
+  RankTrace trace_;
+  std::unordered_map<std::int32_t, std::size_t> comm_index_;
+};
+
+}  // namespace
+
+std::string rank_trace_file_name(int rank) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "rank-%05d.p3st", rank);
+  return buf;
+}
+
+void append_header(std::string& out, const TraceHeader& h) {
+  out.append(kTraceMagic).append("\nrank ");
+  append_int(out, h.rank);
+  out.append("\nnprocs ");
+  append_int(out, h.nprocs);
+  out.append("\nhost ").append(h.host.empty() ? "unknown" : h.host).append("\ncounters");
+  if (h.counter_names.empty()) out.append(" none");
+  for (const auto& name : h.counter_names) out.append(" ").append(name);
+  out.append("\nclock wall=").append(h.wall_clock).append(" cpu=").append(h.cpu_clock);
+  out.append(" cpu_min_ns=");
+  append_int(out, h.cpu_min_ns);
+  out.append("\nstart_unix_ns ");
+  append_int(out, h.start_unix_ns);
+  out.push_back('\n');
+}
+
+void append_comm(std::string& out, const Communicator& comm) {
+  out.append("comm ");
+  append_int(out, comm.id);
+  append_field(out, static_cast<std::int64_t>(comm.members.size()));
+  out.push_back(' ');
+  append_rank_list(out, comm.members);
+  out.push_back('\n');
+}
+
+void append_event(std::string& out, const Event& e, int counter_count) {
+  LineFields fields;
+  for (std::int64_t v : {e.t_start, e.t_end, e.burst_cpu}) fields.add(v);
+  fields.add(e.dst);
+  fields.add(e.tag);
+  fields.add(e.bytes);
+  fields.add(e.src);
+  fields.add(e.rtag);
+  fields.add(e.rbytes);
+  fields.add(e.comm);
+  fields.add(e.root);
+  fields.add(e.req);
+  for (int i = 0; i < std::min(counter_count, kCounterSlots); ++i) fields.add(e.counters[i]);
+  out.append(op_name(e.op));
+  fields.append_line_to(out);
+}
+
+void append_request(std::string& out, const RequestRecord& r) {
+  out.append("= ");
+  append_int(out, r.req);
+  out.append(r.send ? " s" : " r");
+  LineFields fields;
+  fields.add(r.peer);
+  fields.add(r.tag);
+  fields.add(r.bytes);
+  fields.append_line_to(out);
+}
+
+void append_end(std::string& out, TraceEnd end, int signal, std::int64_t event_count) {
+  out.append("end ").append(end_word(end));
+  if (end == TraceEnd::Signalled) append_field(out, signal);
+  append_field(out, event_count);
+  out.push_back('\n');
+}
+
+RankTrace parse_rank_trace(std::string_view text, const std::string& name,
+                           const ReadOptions& options) {
+  return Parser(text, name, options).parse();
+}
+
+RankTrace read_rank_trace(const std::filesystem::path& file, const ReadOptions& options) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) throw FormatError(file.string(), 0, "cannot open trace file");
+  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) {
+    throw FormatError(file.string(), 0, "cannot read trace file");
+  }
+  return parse_rank_trace(text, file.string(), options);
+}
+
+}  // namespace p3s::core

@@ -1,0 +1,203 @@
+#include "model/peer_rule.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+#include <stdexcept>
+
+#include "model/integer_math.hpp"
+#include "model/overloaded.hpp"
+
+namespace p3s::model {
+namespace {
+
+constexpr std::array<std::string_view, 4> kPermutationNames = {"mirror", "bit_reversal",
+                                                               "rotate_left", "rotate_right"};
+constexpr std::array<char, 3> kCoordNames = {'i', 'j', 'k'};
+
+std::int64_t inside_or_none(std::int64_t peer, std::int64_t n) {
+  return peer >= 0 && peer < n ? peer : kNoPeer;
+}
+
+std::int64_t permuted(Permutation permutation, std::int64_t r, std::int64_t n, std::int64_t bits) {
+  if (permutation == Permutation::Mirror) return n - 1 - r;
+  if (bits == 0) return r;  // n = 1: the only rank is its own image
+  const std::int64_t top = bits - 1;
+  switch (permutation) {
+    case Permutation::BitReversal: {
+      std::int64_t out = 0;
+      for (std::int64_t b = 0; b < bits; ++b) out |= ((r >> b) & 1) << (top - b);
+      return out;
+    }
+    case Permutation::RotateLeft:
+      return ((r << 1) | (r >> top)) & (n - 1);
+    case Permutation::RotateRight:
+      return (r >> 1) | ((r & 1) << top);
+    case Permutation::Mirror:
+      break;
+  }
+  return r;
+}
+
+PeerMap bind_permutation(Permutation permutation, std::int64_t n) {
+  std::int64_t bits = 0;
+  if (permutation != Permutation::Mirror) {
+    const std::optional<std::int64_t> log = exact_log2(n);
+    if (!log) {
+      throw std::domain_error(fmt::format("{} needs a power-of-two process count, not n = {}",
+                                          permutation_name(permutation), n));
+    }
+    bits = *log;
+  }
+  return [permutation, n, bits](std::int64_t r) { return permuted(permutation, r, n, bits); };
+}
+
+PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
+  const std::optional<std::vector<std::int64_t>> extent = grid_extent(rule.shape, n);
+  if (!extent) {
+    throw std::domain_error(
+        fmt::format("n = {} does not make a {} grid", n, grid_shape_name(rule.shape)));
+  }
+  GridCoords offset{};
+  for (std::size_t d = 0; d < rule.offset.size(); ++d) offset[d] = rule.offset[d].at(n, slot);
+  ProcessGrid grid(*extent, rule.order);
+  return [grid, offset, periodic = rule.periodic](std::int64_t r) {
+    GridCoords c = grid.coords_of(r);
+    for (std::size_t d = 0; d < grid.extent().size(); ++d) {
+      c[d] += offset[d];
+      if (periodic[d]) {
+        c[d] = floor_mod(c[d], grid.extent()[d]);
+      } else if (c[d] < 0 || c[d] >= grid.extent()[d]) {
+        return kNoPeer;
+      }
+    }
+    return grid.rank_of(c);
+  };
+}
+
+// "r + sqrt(n)", "r - 1", "r + (n - sqrt(n))": a formula added to a name.
+std::string plus_formula(std::string_view name, const IntegerFormula& f) {
+  if (f.terms.empty()) {
+    if (f.constant == 0) return std::string(name);
+    return fmt::format("{} {} {}", name, f.constant < 0 ? '-' : '+', std::llabs(f.constant));
+  }
+  if (f.terms.size() == 1 && f.constant == 0) {
+    const std::string t = f.text();
+    return t.front() == '-' ? fmt::format("{} - {}", name, t.substr(1))
+                            : fmt::format("{} + {}", name, t);
+  }
+  return fmt::format("{} + ({})", name, f.text());
+}
+
+std::string grid_text(const GridPeerRule& rule) {
+  std::vector<std::string> coords;
+  std::vector<std::string> wraps;
+  for (std::size_t d = 0; d < rule.offset.size(); ++d) {
+    const std::string name(1, kCoordNames[d]);
+    coords.push_back(plus_formula(name, rule.offset[d]));
+    if (rule.periodic[d]) wraps.push_back(name);
+  }
+  std::string extent;
+  switch (rule.shape) {
+    case GridShape::Square:
+      extent = "sqrt(n) x sqrt(n)";
+      break;
+    case GridShape::Cube:
+      extent = "cbrt(n) x cbrt(n) x cbrt(n)";
+      break;
+    case GridShape::Balanced2D:
+      extent = "MPI_Dims_create(n, 2)";
+      break;
+    case GridShape::Balanced3D:
+      extent = "MPI_Dims_create(n, 3)";
+      break;
+  }
+  return fmt::format(
+      "peer = ({}) on the {} grid, {}; {}", fmt::join(coords, ", "), extent,
+      rule.order == GridOrder::RowMajor ? "row-major" : "column-major",
+      wraps.empty() ? std::string("none outside the grid")
+                    : fmt::format("periodic in {}", fmt::join(wraps, ", ")) +
+                          (wraps.size() == rule.offset.size() ? "" : ", none outside the others"));
+}
+
+}  // namespace
+
+PeerMap PeerRule::at(std::int64_t n, std::int64_t slot) const {
+  return std::visit(
+      Overloaded{
+          [](const NoPeerRule&) -> PeerMap { return [](std::int64_t) { return kNoPeer; }; },
+          [n, slot](const FixedPeerRule& r) -> PeerMap {
+            const std::int64_t peer = inside_or_none(r.peer.at(n, slot), n);
+            return [peer, skips = r.skips_self](std::int64_t rank) {
+              return skips && rank == peer ? kNoPeer : peer;
+            };
+          },
+          [n, slot](const ShiftPeerRule& r) -> PeerMap {
+            const std::int64_t d = r.distance.at(n, slot);
+            if (r.periodic) return [d, n](std::int64_t rank) { return floor_mod(rank + d, n); };
+            return [d, n](std::int64_t rank) { return inside_or_none(rank + d, n); };
+          },
+          [n, slot](const XorPeerRule& r) -> PeerMap {
+            const std::int64_t k = r.bit.at(n, slot);
+            // A bit at or above log2(n) pairs every rank with one that does not exist.
+            if (k < 0 || k > 62) return [](std::int64_t) { return kNoPeer; };
+            const std::int64_t mask = std::int64_t{1} << k;
+            return [mask, n](std::int64_t rank) { return inside_or_none(rank ^ mask, n); };
+          },
+          [n](const PermutationPeerRule& r) { return bind_permutation(r.permutation, n); },
+          [n, slot](const GridPeerRule& r) { return bind_grid(r, n, slot); },
+      },
+      form);
+}
+
+std::string PeerRule::text() const {
+  return std::visit(
+      Overloaded{
+          [](const NoPeerRule&) -> std::string { return "none"; },
+          [](const FixedPeerRule& r) {
+            return fmt::format("peer = {}{}", r.peer.text(),
+                               r.skips_self ? " (none for that rank itself)" : "");
+          },
+          [](const ShiftPeerRule& r) {
+            return r.periodic ? fmt::format("peer = ({}) mod n", plus_formula("r", r.distance))
+                              : fmt::format("peer = {}, none outside 0..n-1",
+                                            plus_formula("r", r.distance));
+          },
+          [](const XorPeerRule& r) {
+            const bool bare =
+                r.bit.terms.empty() ||
+                (r.bit.terms.size() == 1 && r.bit.constant == 0 && r.bit.terms[0].coefficient == 1);
+            const std::string k = bare ? r.bit.text() : "(" + r.bit.text() + ")";
+            return fmt::format("peer = r XOR 2^{}, none if >= n", k);
+          },
+          [](const PermutationPeerRule& r) -> std::string {
+            switch (r.permutation) {
+              case Permutation::Mirror:
+                return "peer = n - 1 - r";
+              case Permutation::BitReversal:
+                return "peer = r with its log2(n) bits reversed";
+              case Permutation::RotateLeft:
+                return "peer = r's log2(n) bits rotated left by 1";
+              case Permutation::RotateRight:
+                return "peer = r's log2(n) bits rotated right by 1";
+            }
+            return "";
+          },
+          [](const GridPeerRule& r) { return grid_text(r); },
+      },
+      form);
+}
+
+std::string_view permutation_name(Permutation permutation) {
+  return kPermutationNames[static_cast<std::size_t>(permutation)];
+}
+
+Permutation permutation_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kPermutationNames.size(); ++i) {
+    if (kPermutationNames[i] == name) return static_cast<Permutation>(i);
+  }
+  throw std::invalid_argument("unknown permutation '" + std::string(name) + "'");
+}
+
+}  // namespace p3s::model

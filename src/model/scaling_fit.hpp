@@ -1,0 +1,65 @@
+#pragma once
+// A fitted model of one quantity (message bytes, phase weight, compute per rank) as a function
+// of the process count n, with the quality numbers every model carries into the SLT.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/process_count_family.hpp"
+#include "model/scaling_term.hpp"
+
+namespace p3s::model {
+
+// How the model was fitted; all forms evaluate as constant + sum coefficient * term.
+enum class ScalingForm : std::uint8_t {
+  Constant,      // the data were one value; kept exactly
+  NormalForm,    // c0 + sum c_k * n^i_k * log2(n)^j_k, least squares
+  PowerLaw,      // a * n^b, least squares on log y against log n (the papers' volume model)
+  Displacement,  // a + b * index(n) in a process count family (001 sec. 3.3.1)
+};
+
+std::string_view scaling_form_name(ScalingForm form);
+ScalingForm scaling_form_from_name(std::string_view name);  // throws std::invalid_argument
+
+struct FittedTerm {
+  double coefficient = 0.0;
+  ScalingTerm term;
+  bool operator==(const FittedTerm&) const = default;
+};
+
+struct FitQuality {
+  std::size_t points = 0;
+  double r_squared = 1.0;
+  // Mean relative error (%) of each run predicted by the model fitted to the other runs;
+  // absent when too few runs were left to refit.
+  std::optional<double> loo_error_pct;
+  double max_error_pct = 0.0;  // largest relative error (%) at the training runs
+  std::string selection;       // how this model was chosen among the candidates
+  bool operator==(const FitQuality&) const = default;
+};
+
+struct ScalingFit {
+  ScalingForm form = ScalingForm::Constant;
+  ProcessCountFamily family;  // the index's family; meaningful for Displacement only
+  double constant = 0.0;
+  std::vector<FittedTerm> terms;
+  FitQuality quality;
+
+  double at(double n) const;
+  // Human-readable: "8192 * n^-1/2 + 16", "1001 * sqrt(n) - 1001", "4096".
+  std::string equation() const;
+
+  bool operator==(const ScalingFit&) const = default;
+};
+
+// A number as a person reads it in an equation: integers exactly, others to 6 digits.
+std::string number_text(double value);
+
+void to_json(nlohmann::json& out, const ScalingFit& fit);
+void from_json(const nlohmann::json& in, ScalingFit& fit);
+
+}  // namespace p3s::model

@@ -1,0 +1,66 @@
+// JSON for fitted scaling models: the equation text for a person, the numbers for a program.
+// Doubles are written with enough digits to read back bit for bit.
+#include <nlohmann/json.hpp>
+
+#include "model/scaling_fit.hpp"
+
+namespace p3s::model {
+namespace {
+
+std::string_view variable_name(TermVariable v) {
+  return v == TermVariable::Index ? "index" : "n";
+}
+
+TermVariable variable_from_name(const std::string& name) {
+  if (name == "n") return TermVariable::N;
+  if (name == "index") return TermVariable::Index;
+  throw std::invalid_argument("unknown term variable '" + name + "'");
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& out, const ScalingFit& fit) {
+  out = nlohmann::json::object();
+  out["equation"] = fit.equation();
+  out["form"] = scaling_form_name(fit.form);
+  if (fit.form == ScalingForm::Displacement) out["family"] = fit.family;
+  out["constant"] = fit.constant;
+  nlohmann::json terms = nlohmann::json::array();
+  for (const FittedTerm& t : fit.terms) {
+    terms.push_back({{"coefficient", t.coefficient},
+                     {"variable", variable_name(t.term.variable)},
+                     {"exponent", t.term.exponent},
+                     {"log2_power", t.term.log2_power}});
+  }
+  out["terms"] = std::move(terms);
+  const FitQuality& q = fit.quality;
+  out["quality"] = {{"points", q.points},
+                    {"r_squared", q.r_squared},
+                    {"loo_error_pct", q.loo_error_pct ? nlohmann::json(*q.loo_error_pct) : nullptr},
+                    {"max_error_pct", q.max_error_pct},
+                    {"selection", q.selection}};
+}
+
+void from_json(const nlohmann::json& in, ScalingFit& fit) {
+  fit = ScalingFit{};
+  fit.form = scaling_form_from_name(in.at("form").get<std::string>());
+  if (fit.form == ScalingForm::Displacement) fit.family = in.at("family").get<ProcessCountFamily>();
+  fit.constant = in.at("constant").get<double>();
+  for (const nlohmann::json& t : in.at("terms")) {
+    FittedTerm term;
+    term.coefficient = t.at("coefficient").get<double>();
+    term.term.variable = variable_from_name(t.at("variable").get<std::string>());
+    term.term.exponent = t.at("exponent").get<double>();
+    term.term.log2_power = t.at("log2_power").get<int>();
+    fit.terms.push_back(term);
+  }
+  const nlohmann::json& q = in.at("quality");
+  fit.quality.points = q.at("points").get<std::size_t>();
+  fit.quality.r_squared = q.at("r_squared").get<double>();
+  if (!q.at("loo_error_pct").is_null())
+    fit.quality.loo_error_pct = q["loo_error_pct"].get<double>();
+  fit.quality.max_error_pct = q.at("max_error_pct").get<double>();
+  fit.quality.selection = q.at("selection").get<std::string>();
+}
+
+}  // namespace p3s::model

@@ -1,0 +1,41 @@
+#include "signature/token_sequence.hpp"
+
+#include <unordered_map>
+
+namespace p3s::signature {
+
+EventToken make_token(const core::Event& event, const core::RankTrace& trace,
+                      const CommShapes& shapes) {
+  const std::int32_t rank = trace.rank;
+  const std::int32_t n = trace.nprocs;
+  EventToken t;
+  t.op = event.op;
+  t.dst = relative_rank(event.dst, rank, n);
+  t.tag = event.tag;
+  t.bytes = event.bytes;
+  t.src = relative_rank(event.src, rank, n);
+  t.rtag = event.rtag;
+  t.rbytes = event.rbytes;
+  t.comm = shapes.shape_of(event.comm);
+  t.root = relative_rank(event.root, rank, n);
+  if (event.op == core::Op::Wait || event.op == core::Op::Waitall ||
+      event.op == core::Op::Startall) {
+    t.requests = static_cast<std::int32_t>(event.requests.size());
+  }
+  return t;
+}
+
+TokenSequence tokenize(const core::RankTrace& trace, const CommShapes& shapes) {
+  TokenSequence seq;
+  seq.ids.reserve(trace.events.size());
+  std::unordered_map<EventToken, std::uint32_t, EventTokenHash> index;
+  for (const core::Event& event : trace.events) {
+    EventToken token = make_token(event, trace, shapes);
+    auto [it, inserted] = index.try_emplace(token, static_cast<std::uint32_t>(seq.tokens.size()));
+    if (inserted) seq.tokens.push_back(token);
+    seq.ids.push_back(it->second);
+  }
+  return seq;
+}
+
+}  // namespace p3s::signature

@@ -1,0 +1,47 @@
+#pragma once
+// SimGrid platform files (XML, version 4.1) for p3s: one cluster of identical hosts, flat or
+// with a fat-tree, 3D-torus or dragonfly network, and SMPI's network settings as <config> props.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace p3s::sim {
+
+enum class Topology { Flat, FatTree, Torus, Dragonfly };
+
+Topology topology_from_name(std::string_view name);  // flat | fat-tree | torus | dragonfly
+std::string_view topology_name(Topology topology);
+
+struct PlatformSpec {
+  int hosts = 16;  // at least this many; a topology may round up (see cluster_hosts)
+  int cores_per_host = 1;
+  Topology topology = Topology::Flat;
+  // SimGrid quantities, with their units: every link of the network, each core's speed.
+  std::string bandwidth = "10Gbps";
+  std::string latency = "1us";
+  std::string speed = "1Gf";
+  // Between two ranks of one host.
+  std::string loopback_bandwidth = "100Gbps";
+  std::string loopback_latency = "0.1us";
+  // SMPI's network factors and overheads in its own syntax; empty keeps SMPI's default.
+  std::string bw_factor;   // smpi/bw-factor
+  std::string lat_factor;  // smpi/lat-factor
+  std::string os;          // smpi/os
+  std::string ois;         // smpi/ois
+  std::string or_;         // smpi/or
+  // Any other SimGrid setting to store in the file (e.g. network/crosstraffic).
+  std::map<std::string, std::string> config;
+};
+
+// The host count of the cluster written for `spec`: `spec.hosts`, rounded up to fill the
+// topology's shape.
+int cluster_hosts(const PlatformSpec& spec);
+// SimGrid's topo_parameters for the topology ("" for a flat cluster).
+std::string topology_parameters(const PlatformSpec& spec);
+
+// The platform file's text. Throws std::invalid_argument on bad values.
+std::string platform_xml(const PlatformSpec& spec);
+void write_platform(const PlatformSpec& spec, const std::filesystem::path& file);
+
+}  // namespace p3s::sim

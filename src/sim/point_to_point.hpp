@@ -1,0 +1,84 @@
+#pragma once
+// One rank's point-to-point messages, sent on SimGrid mailboxes with SMPI's semantics but
+// without its request layer: payloads carry SMPI's 16-byte envelope, a transfer starts once
+// both sides are posted, sends below the eager threshold let the sender go on at once, and
+// smpi/os, smpi/ois and smpi/or keep the rank busy as SMPI would.
+//
+// SMPI makes its eager sends "detached" activities, which SimGrid 3.32 keeps in one global
+// list and removes from it by a linear search, so a large simulation spends most of its time
+// there. Here an eager send stays an ordinary activity: the sender does not wait for it, and
+// reaps it once it has finished.
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include <simgrid/forward.h>
+#include <simgrid/s4u/Comm.hpp>
+
+#include "sim/overhead_table.hpp"
+
+namespace p3s::sim {
+
+// SMPI's per-rank software overheads, from its host's properties or the configuration.
+struct SmpiOverheads {
+  OverheadTable send;         // smpi/os: a blocking send, or any eager send
+  OverheadTable isend;        // smpi/ois: a non-blocking send
+  OverheadTable eager_recv;   // smpi/or: receiving an eager message
+};
+
+enum class SendMode : std::uint8_t {
+  Standard,     // eager below the threshold, rendezvous above
+  Buffered,     // always eager (MPI_Bsend)
+  Synchronous,  // never eager (MPI_Ssend)
+};
+
+class PointToPoint {
+ public:
+  PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads);
+
+  // A blocking send returns when MPI would let the sender go on; a non-blocking one files its
+  // request `req` for `complete`.
+  void send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag, std::int64_t bytes,
+            SendMode mode, bool blocking, std::int64_t req);
+  void receive(std::uint64_t comm_key, std::int32_t src, std::int32_t tag, std::int64_t bytes,
+               bool blocking, std::int64_t req);
+
+  bool has_request(std::int64_t req) const { return pending_.count(req) != 0; }
+  // Waits for request `req` (a started send or receive) to complete.
+  void complete(std::int64_t req);
+  // Waits for the eager sends still in flight; they end when their receivers take them.
+  void finish();
+
+ private:
+  struct Pending {
+    simgrid::s4u::CommPtr comm;  // null: an eager send, complete for MPI already
+    bool receive = false;
+    std::int64_t bytes = 0;
+  };
+
+  simgrid::s4u::Mailbox* mailbox(std::uint64_t comm_key, std::int32_t src, std::int32_t dst,
+                                 std::int32_t tag);
+  void file(std::int64_t req, Pending pending);
+  void wait_receive(const simgrid::s4u::CommPtr& comm, std::int64_t bytes);
+  void reap_eager_sends();
+
+  struct MailboxKey {
+    std::uint64_t comm_key;
+    std::int32_t src, dst, tag;
+    bool operator==(const MailboxKey&) const = default;
+  };
+  struct MailboxKeyHash {
+    std::size_t operator()(const MailboxKey& k) const;
+  };
+
+  int rank_;
+  std::int64_t eager_threshold_;
+  SmpiOverheads overheads_;
+  std::unordered_map<MailboxKey, simgrid::s4u::Mailbox*, MailboxKeyHash> mailboxes_;
+  std::unordered_map<std::int64_t, Pending> pending_;
+  std::deque<simgrid::s4u::CommPtr> eager_in_flight_;
+  // Where received messages land: they carry no data, but SimGrid copies a pointer.
+  void* landing_ = nullptr;
+};
+
+}  // namespace p3s::sim

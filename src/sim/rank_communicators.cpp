@@ -1,0 +1,79 @@
+#include "sim/rank_communicators.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace p3s::sim {
+namespace {
+
+constexpr std::uint64_t kWorldKey = 0;
+constexpr std::uint64_t kSelfKey = 1;
+
+// FNV-1a over the member list, kept clear of the world's and self's keys.
+std::uint64_t members_key(const std::vector<std::int32_t>& members) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (std::int32_t m : members) {
+    for (int shift = 0; shift < 32; shift += 8) {
+      hash ^= (static_cast<std::uint32_t>(m) >> shift) & 0xffU;
+      hash *= 1099511628211ULL;
+    }
+  }
+  return hash < 2 ? hash + 2 : hash;
+}
+
+}  // namespace
+
+RankCommunicators::RankCommunicators(int rank) : rank_(rank) {
+  entries_[0] = {MPI_COMM_WORLD, kWorldKey, {}};
+  entries_[1] = {MPI_COMM_SELF, kSelfKey, {}};
+}
+
+void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
+  std::vector<const core::Communicator*> order;
+  for (const core::Communicator& c : comms) {
+    if (c.id == 0 || c.id == 1) continue;
+    order.push_back(&c);
+  }
+  std::sort(order.begin(), order.end(), [](const core::Communicator* a, const core::Communicator* b) {
+    return a->members < b->members;
+  });
+  MPI_Group world_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  for (const core::Communicator* c : order) {
+    if (std::find(c->members.begin(), c->members.end(), rank_) == c->members.end()) {
+      throw std::invalid_argument("rank " + std::to_string(rank_) + " is not a member of its communicator " +
+                                  std::to_string(c->id));
+    }
+    MPI_Group group;
+    MPI_Group_incl(world_group, static_cast<int>(c->members.size()), c->members.data(), &group);
+    MPI_Comm comm;
+    MPI_Comm_create(MPI_COMM_WORLD, group, &comm);
+    MPI_Group_free(&group);
+    entries_[c->id] = {comm, members_key(c->members), c->members};
+  }
+  MPI_Group_free(&world_group);
+}
+
+const RankCommunicators::Entry& RankCommunicators::find(std::int32_t id) const {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) {
+    throw std::invalid_argument("rank " + std::to_string(rank_) + " uses communicator " +
+                                std::to_string(id) + ", which its trace does not define");
+  }
+  return it->second;
+}
+
+int RankCommunicators::rank_in(std::int32_t id, std::int32_t world_rank) const {
+  const Entry& e = find(id);
+  if (id == 0) return world_rank;
+  if (id == 1) return 0;
+  auto it = std::find(e.members.begin(), e.members.end(), world_rank);
+  if (it == e.members.end()) {
+    throw std::invalid_argument("world rank " + std::to_string(world_rank) +
+                                " is not in communicator " + std::to_string(id));
+  }
+  return static_cast<int>(it - e.members.begin());
+}
+
+}  // namespace p3s::sim

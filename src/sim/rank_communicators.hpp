@@ -1,0 +1,42 @@
+#pragma once
+// The communicators of one simulated rank, as SMPI communicators. Trace ids are local to a
+// rank; a communicator is the same on every member because its member list is.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include <smpi/mpi.h>
+
+#include "core/event.hpp"
+
+namespace p3s::sim {
+
+class RankCommunicators {
+ public:
+  // Knows the world (id 0) and self (id 1) only.
+  explicit RankCommunicators(int rank);
+
+  // Creates through SMPI every communicator of `comms` other than the world and self. Ranks
+  // create theirs in the order of their member lists, so that two ranks sharing communicators
+  // create them in the same order and SMPI's creation (a broadcast inside each) cannot deadlock.
+  void create(const std::vector<core::Communicator>& comms);
+
+  MPI_Comm get(std::int32_t id) const { return find(id).comm; }
+  // The rank in communicator `id` of a world rank (a collective's root).
+  int rank_in(std::int32_t id, std::int32_t world_rank) const;
+  // The same number on every member: names the communicator's point-to-point mailboxes.
+  std::uint64_t key(std::int32_t id) const { return find(id).key; }
+
+ private:
+  struct Entry {
+    MPI_Comm comm = MPI_COMM_NULL;
+    std::uint64_t key = 0;
+    std::vector<std::int32_t> members;  // empty for the world and self
+  };
+  const Entry& find(std::int32_t id) const;
+
+  int rank_;
+  std::map<std::int32_t, Entry> entries_;
+};
+
+}  // namespace p3s::sim

@@ -1,0 +1,179 @@
+#include "sim/rank_runner.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <smpi/mpi.h>
+#include <smpi/smpi.h>
+#include <xbt/config.hpp>
+
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/collective_calls.hpp"
+#include "sim/point_to_point.hpp"
+#include "sim/rank_communicators.hpp"
+#include "sim/rank_program.hpp"
+
+namespace p3s::sim {
+namespace {
+
+using core::Op;
+
+// The two halves of a Sendrecv, under request ids no trace uses.
+constexpr std::int64_t kSendrecvSend = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kSendrecvRecv = kSendrecvSend + 1;
+
+OverheadTable host_overhead(const simgrid::s4u::Host& host, const char* key) {
+  const char* own = host.get_property(key);
+  return OverheadTable(own ? std::string(own) : simgrid::config::get_value<std::string>(key));
+}
+
+class RankRunner {
+ public:
+  RankRunner(int rank, SessionContext& context)
+      : rank_(rank),
+        context_(context),
+        host_(*simgrid::s4u::this_actor::get_host()),
+        comms_(rank),
+        p2p_(rank, context.eager_threshold,
+             {host_overhead(host_, "smpi/os"), host_overhead(host_, "smpi/ois"),
+              host_overhead(host_, "smpi/or")}),
+        collectives_(comms_) {}
+
+  void run() {
+    const SessionPlan& plan = *context_.plan;
+    if (context_.create_communicators) {
+      comms_.create(context_.trace->communicators(rank_));
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    double& measure_start = context_.output->measure_start[static_cast<std::size_t>(rank_)];
+    measure_start = simgrid::s4u::Engine::get_clock();
+    std::vector<core::Event> events;
+    std::int64_t executed = 0;
+    for (std::size_t segment = 0; segment < plan.segments.size(); ++segment) {
+      const SessionPlan::Segment& s = plan.segments[segment];
+      events.clear();
+      context_.trace->phase_events(s.phase, rank_, events);
+      const RankProgram program = compile_rank_program(events, context_.cpu_speedup);
+      for (std::int64_t rep = 0; rep < s.repetitions; ++rep) {
+        if (segment == 0 && rep == plan.warmup_repetitions) {
+          measure_start = simgrid::s4u::Engine::get_clock();
+        }
+        for (const Step& step : program.steps) execute(step, program);
+        executed += static_cast<std::int64_t>(program.steps.size());
+      }
+    }
+    context_.output->end[static_cast<std::size_t>(rank_)] = simgrid::s4u::Engine::get_clock();
+    context_.output->events += executed;
+    p2p_.finish();
+  }
+
+ private:
+  void execute(const Step& s, const RankProgram& program) {
+    if (s.compute_seconds > 0) simgrid::s4u::this_actor::execute(s.compute_seconds * host_.get_speed());
+    switch (core::op_kind(s.op)) {
+      case core::OpKind::PointToPoint:
+        return point_to_point(s);
+      case core::OpKind::Completion:
+        for (std::uint32_t i = 0; i < s.record_count; ++i) complete(program.records[s.first_record + i].req);
+        return;
+      case core::OpKind::Persistent:
+        return persistent(s, program);
+      case core::OpKind::Collective:
+        return collectives_.run(s);
+      case core::OpKind::CommCreate:  // communicators were all made before the first phase
+      case core::OpKind::Finalize:    // only its compute burst is simulated
+        return;
+    }
+  }
+
+  void point_to_point(const Step& s) {
+    const std::uint64_t key = comms_.key(s.comm);
+    switch (s.op) {
+      case Op::Send:
+      case Op::Rsend:
+        return send(s, key, SendMode::Standard, true, s.req);
+      case Op::Bsend:
+        return send(s, key, SendMode::Buffered, true, s.req);
+      case Op::Ssend:
+        return send(s, key, SendMode::Synchronous, true, s.req);
+      case Op::Isend:
+        return send(s, key, SendMode::Standard, false, s.req);
+      case Op::Issend:
+        return send(s, key, SendMode::Synchronous, false, s.req);
+      case Op::Recv:
+        return receive(s, key, true, s.req);
+      case Op::Irecv:
+        return receive(s, key, false, s.req);
+      case Op::Sendrecv:
+      case Op::SendrecvReplace:
+        // As SMPI does it: both halves started, then both completed.
+        send(s, key, SendMode::Standard, false, kSendrecvSend);
+        receive(s, key, false, kSendrecvRecv);
+        p2p_.complete(kSendrecvSend);
+        p2p_.complete(kSendrecvRecv);
+        return;
+      default:  // probes leave no trace on the network
+        return;
+    }
+  }
+
+  void send(const Step& s, std::uint64_t key, SendMode mode, bool blocking, std::int64_t req) {
+    if (s.dst == core::kNone) return;  // MPI_PROC_NULL
+    p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
+  }
+
+  void receive(const Step& s, std::uint64_t key, bool blocking, std::int64_t req) {
+    if (s.src == core::kNone) return;
+    p2p_.receive(key, s.src, s.rtag, s.rbytes, blocking, req);
+  }
+
+  void persistent(const Step& s, const RankProgram& program) {
+    const std::uint64_t key = comms_.key(s.comm);
+    if (s.op == Op::Start) {
+      if (s.dst != core::kNone) return send(s, key, SendMode::Standard, false, s.req);
+      return receive(s, key, false, s.req);
+    }
+    if (s.op != Op::Startall) return;  // send_init and recv_init only describe a request
+    for (std::uint32_t i = 0; i < s.record_count; ++i) {
+      const core::RequestRecord& r = program.records[s.first_record + i];
+      if (r.peer == core::kNone) continue;
+      if (r.send) {
+        p2p_.send(key, r.peer, r.tag, r.bytes, SendMode::Standard, false, r.req);
+      } else {
+        p2p_.receive(key, r.peer, r.tag, r.bytes, false, r.req);
+      }
+    }
+  }
+
+  void complete(std::int64_t req) {
+    if (p2p_.has_request(req)) return p2p_.complete(req);
+    collectives_.complete(req);
+  }
+
+  int rank_;
+  SessionContext& context_;
+  simgrid::s4u::Host& host_;
+  RankCommunicators comms_;
+  PointToPoint p2p_;
+  CollectiveCalls collectives_;
+};
+
+}  // namespace
+
+void run_rank(int rank, SessionContext& context) {
+  // SMPI's replay start: an SMPI process that never copies message data nor applies
+  // reductions, without reading any trace file.
+  smpi_replay_init(kSmpiInstance, rank, 0);
+  try {
+    RankRunner(rank, context).run();
+  } catch (const std::exception& e) {
+    if (context.error.empty()) context.error = "rank " + std::to_string(rank) + ": " + e.what();
+    simgrid::s4u::Actor::kill_all();
+  }
+}
+
+}  // namespace p3s::sim

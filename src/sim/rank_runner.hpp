@@ -1,0 +1,30 @@
+#pragma once
+// Runs one rank of a session inside SimGrid: an SMPI process that executes its phases' events
+// — compute on its host's CPU, point-to-point messages on mailboxes, collectives through SMPI.
+#include <cstdint>
+#include <string>
+
+#include "core/scaled_trace.hpp"
+#include "sim/session_plan.hpp"
+
+namespace p3s::sim {
+
+// What every rank of a session shares. Ranks run one at a time (SimGrid's actors are
+// cooperative), so they write their own slots of `output` without locking.
+struct SessionContext {
+  const core::ScaledTrace* trace = nullptr;
+  const SessionPlan* plan = nullptr;
+  double cpu_speedup = 1;
+  std::int64_t eager_threshold = 0;
+  bool create_communicators = false;  // some event uses a communicator other than world or self
+  SessionOutput* output = nullptr;
+  std::string error;  // the first rank's failure; the session then stops every rank
+};
+
+// The body of rank `rank`'s actor.
+void run_rank(int rank, SessionContext& context);
+
+// The name SMPI knows the simulated application by.
+inline constexpr const char* kSmpiInstance = "p3s";
+
+}  // namespace p3s::sim

@@ -1,0 +1,43 @@
+#pragma once
+// How `simulate` runs an ST4NP: the platform, where ranks go, what is measured, and the
+// SimGrid settings passed through.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace p3s::sim {
+
+// Rank r goes to host r / k (block) or to host r % hosts_used (cyclic).
+enum class Mapping : std::uint8_t { Block, Cyclic };
+
+// PerPhase: each phase on its own, a warm-up repetition then `measured_repetitions`;
+// Full: every phase in order, each repeated its weight (rounded) times, as one run.
+enum class SimMode : std::uint8_t { PerPhase, Full };
+
+// SMPI's default smpi/send-is-detached-thresh: smaller point-to-point sends return at once.
+inline constexpr std::int64_t kSmpiEagerThreshold = 65536;
+
+struct SimOptions {
+  std::filesystem::path platform;
+  std::filesystem::path hostfile;  // optional: host names in placement order (smpirun's)
+  int ranks_per_host = 1;
+  Mapping mapping = Mapping::Block;
+  SimMode mode = SimMode::PerPhase;
+  int measured_repetitions = 3;
+  // Compute bursts are times on the traced machine; they are simulated divided by this.
+  double cpu_speedup = 1.0;
+  // Point-to-point messages below this many bytes are sent eagerly: the sender goes on without
+  // waiting for the receiver, as SMPI does below smpi/send-is-detached-thresh.
+  std::int64_t eager_threshold = kSmpiEagerThreshold;
+  // Passed to SimGrid as given, after p3s's own settings: "--cfg=KEY:VALUE", "--log=...".
+  std::vector<std::string> simgrid_args;
+};
+
+Mapping mapping_from_name(std::string_view name);  // "block" | "cyclic"
+std::string_view mapping_name(Mapping mapping);
+SimMode mode_from_name(std::string_view name);  // "per-phase" | "full"
+std::string_view mode_name(SimMode mode);
+
+}  // namespace p3s::sim

@@ -1,0 +1,54 @@
+#pragma once
+// What a simulation predicts (phase times, PET) and what it cost to get.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "sim/sim_options.hpp"
+
+namespace p3s::sim {
+
+// One number per rank, summarised.
+struct RankSpread {
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+};
+
+struct PhaseTime {
+  std::string name;
+  double weight = 0;
+  // Per-phase mode: max over ranks of each rank's mean time per measured repetition (s).
+  double phase_et = 0;
+  RankSpread per_rank;  // each rank's mean time per measured repetition (s)
+};
+
+struct SimCost {
+  std::int64_t events = 0;        // trace events executed, over all ranks and repetitions
+  double wall_seconds = 0;        // whole simulation, platform loading included
+  double engine_seconds = 0;      // inside SimGrid's run loop only
+  double events_per_second = 0;   // events / wall_seconds
+  std::int64_t peak_rss_kib = 0;  // largest resident size of a simulating process
+};
+
+struct SimResult {
+  int nprocs = 0;
+  SimMode mode = SimMode::PerPhase;
+  std::string platform;
+  int ranks_per_host = 1;
+  Mapping mapping = Mapping::Block;
+  int measured_repetitions = 0;  // per-phase mode
+  double cpu_speedup = 1;
+  std::vector<PhaseTime> phases;  // per-phase mode
+  // Per-phase mode: sum of phase_et x weight. Full mode: the simulated time of the whole run
+  // (last rank's end).
+  double pet = 0;
+  RankSpread rank_end;  // full mode: each rank's end time (s)
+  SimCost cost;
+};
+
+nlohmann::json to_json(const SimResult& result);
+
+}  // namespace p3s::sim

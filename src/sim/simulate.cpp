@@ -1,0 +1,121 @@
+#include "sim/simulate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "sim/child_process.hpp"
+#include "sim/simgrid_session.hpp"
+
+namespace p3s::sim {
+namespace {
+
+void check(const core::ScaledTrace& trace, const SimOptions& o) {
+  if (trace.nprocs() < 1) throw std::invalid_argument("the trace has no ranks");
+  if (!std::filesystem::is_regular_file(o.platform)) {
+    throw std::invalid_argument("no platform file " + o.platform.string());
+  }
+  if (o.ranks_per_host < 1) throw std::invalid_argument("ranks per host must be at least 1");
+  if (o.measured_repetitions < 1) throw std::invalid_argument("measure at least one repetition");
+  if (!(o.cpu_speedup > 0) || !std::isfinite(o.cpu_speedup)) {
+    throw std::invalid_argument("the CPU speedup must be a positive number");
+  }
+  if (o.eager_threshold < 0) throw std::invalid_argument("the eager threshold cannot be negative");
+  for (const std::string& a : o.simgrid_args) {
+    if (a.rfind("--cfg=", 0) != 0 && a.rfind("--log=", 0) != 0) {
+      throw std::invalid_argument("SimGrid argument '" + a + "' is neither --cfg=... nor --log=...");
+    }
+  }
+}
+
+RankSpread spread(const std::vector<double>& values) {
+  RankSpread s;
+  if (values.empty()) return s;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  s.min = *lo, s.max = *hi;
+  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  return s;
+}
+
+struct SessionRun {
+  SessionOutput output;
+  std::int64_t peak_rss_kib = 0;
+};
+
+SessionRun run_forked(const core::ScaledTrace& trace, const SimOptions& options,
+                      const SessionPlan& plan) {
+  ChildOutput child = run_in_child([&] { return run_session(trace, options, plan).encode(); });
+  return {SessionOutput::decode(child.result), child.peak_rss_kib};
+}
+
+void account(SimResult& result, const SessionRun& run) {
+  result.cost.events += run.output.events;
+  result.cost.engine_seconds += run.output.engine_seconds;
+  result.cost.peak_rss_kib = std::max(result.cost.peak_rss_kib, run.peak_rss_kib);
+}
+
+}  // namespace
+
+SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
+  check(trace, options);
+  SimResult result;
+  result.nprocs = trace.nprocs();
+  result.mode = options.mode;
+  result.platform = options.platform.string();
+  result.ranks_per_host = options.ranks_per_host;
+  result.mapping = options.mapping;
+  result.cpu_speedup = options.cpu_speedup;
+  const auto started = std::chrono::steady_clock::now();
+  const std::vector<core::ScaledPhase>& phases = trace.phases();
+
+  if (options.mode == SimMode::PerPhase) {
+    result.measured_repetitions = options.measured_repetitions;
+    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+      SessionPlan plan;
+      plan.segments = {{p, 1 + options.measured_repetitions}};
+      plan.warmup_repetitions = 1;
+      const SessionRun run = run_forked(trace, options, plan);
+      account(result, run);
+      std::vector<double> per_rank(run.output.end.size());
+      for (std::size_t r = 0; r < per_rank.size(); ++r) {
+        per_rank[r] = (run.output.end[r] - run.output.measure_start[r]) / options.measured_repetitions;
+      }
+      PhaseTime t;
+      t.name = phases[static_cast<std::size_t>(p)].name;
+      t.weight = phases[static_cast<std::size_t>(p)].weight;
+      t.per_rank = spread(per_rank);
+      t.phase_et = t.per_rank.max;
+      result.pet += t.phase_et * t.weight;
+      result.phases.push_back(t);
+    }
+  } else {
+    SessionPlan plan;
+    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+      const double w = phases[static_cast<std::size_t>(p)].weight;
+      if (!(w >= 0) || !std::isfinite(w)) {
+        throw std::invalid_argument("phase " + phases[static_cast<std::size_t>(p)].name +
+                                    " has weight " + std::to_string(w));
+      }
+      plan.segments.push_back({p, std::llround(w)});
+    }
+    const SessionRun run = run_forked(trace, options, plan);
+    account(result, run);
+    result.rank_end = spread(run.output.end);
+    // The run starts when measuring starts on the last rank to get there (after communicator
+    // creation, if any).
+    const double start = *std::max_element(run.output.measure_start.begin(), run.output.measure_start.end());
+    result.pet = result.rank_end.max - start;
+  }
+
+  result.cost.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.cost.events_per_second =
+      result.cost.wall_seconds > 0 ? static_cast<double>(result.cost.events) / result.cost.wall_seconds : 0;
+  return result;
+}
+
+}  // namespace p3s::sim

@@ -1,0 +1,31 @@
+#include "trace/fortran_binding.hpp"
+
+namespace p3s::trace {
+
+std::vector<MPI_Datatype> c_types(const MPI_Fint* types, int n) {
+  std::vector<MPI_Datatype> converted(n > 0 ? static_cast<std::size_t>(n) : 0);
+  for (std::size_t i = 0; i < converted.size(); ++i) converted[i] = PMPI_Type_f2c(types[i]);
+  return converted;
+}
+
+CRequests::CRequests(const MPI_Fint* requests, std::size_t count) : handles_(count) {
+  for (std::size_t i = 0; i < count; ++i) handles_[i] = PMPI_Request_f2c(requests[i]);
+}
+
+MPI_Status FortranStatus::to_c() const {
+  MPI_Status status;
+  PMPI_Status_f2c(target_, &status);
+  return status;
+}
+
+FortranStatuses::FortranStatuses(MPI_Fint* program_statuses, std::size_t count)
+    : own_(program_statuses == MPI_F_STATUSES_IGNORE ? count * kFortranStatusSize : 0),
+      target_(program_statuses == MPI_F_STATUSES_IGNORE ? own_.data() : program_statuses) {}
+
+MPI_Status FortranStatuses::to_c(std::size_t i) const {
+  MPI_Status status;
+  PMPI_Status_f2c(target_ + i * kFortranStatusSize, &status);
+  return status;
+}
+
+}  // namespace p3s::trace

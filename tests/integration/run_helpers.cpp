@@ -1,0 +1,78 @@
+#include "integration/run_helpers.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace p3s::testing {
+namespace {
+
+// Open MPI refuses root and more ranks than cores unless told; CI runs as root on 2 cores.
+const bool kMpiEnvironment = [] {
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
+  setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1);
+  return true;
+}();
+
+}  // namespace
+
+std::string p3s_bin() {
+  return P3S_BIN;
+}
+std::string apps_dir() {
+  return P3S_APPS_DIR;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(pipefd[1], STDOUT_FILENO);
+    dup2(pipefd[1], STDERR_FILENO);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(pipefd[1]);
+  CommandResult result;
+  std::array<char, 4096> buf;
+  ssize_t got;
+  while ((got = read(pipefd[0], buf.data(), buf.size())) > 0) result.output.append(buf.data(), got);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::filesystem::path scratch_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "p3s-tests" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir.parent_path());
+  return dir;
+}
+
+CommandResult trace_app(const std::filesystem::path& out, int nprocs, const std::string& app,
+                        const std::vector<std::string>& args,
+                        const std::vector<std::string>& trace_flags) {
+  std::vector<std::string> argv = {p3s_bin(), "trace", "--out", out.string()};
+  argv.insert(argv.end(), trace_flags.begin(), trace_flags.end());
+  argv.insert(argv.end(), {"--", P3S_MPIRUN, "--oversubscribe", "-np", std::to_string(nprocs),
+                           apps_dir() + "/" + app});
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
+}  // namespace p3s::testing

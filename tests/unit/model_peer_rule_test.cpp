@@ -1,0 +1,287 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "model/integer_math.hpp"
+#include "model/peer_inference.hpp"
+#include "model/slot_sequence.hpp"
+
+namespace p3s::model {
+namespace {
+
+using PeerOf = std::function<std::int64_t(std::int64_t rank, std::int64_t n)>;
+
+std::vector<PeerSample> runs(const std::vector<std::int64_t>& ns, const PeerOf& peer_of) {
+  std::vector<PeerSample> samples;
+  for (std::int64_t n : ns) {
+    PeerSample s{n, 0, {}};
+    for (std::int64_t r = 0; r < n; ++r) s.peers.push_back(peer_of(r, n));
+    samples.push_back(std::move(s));
+  }
+  return samples;
+}
+
+// The rule must give every rank, borders included, the generating function's peer at n.
+void expect_reproduces(const PeerRule& rule, std::int64_t n, const PeerOf& peer_of) {
+  const PeerMap map = rule.at(n);
+  for (std::int64_t r = 0; r < n; ++r) {
+    ASSERT_EQ(map(r), peer_of(r, n)) << rule.text() << " at n = " << n << ", rank " << r;
+  }
+}
+
+PeerRule infer_and_check(const std::vector<std::int64_t>& ns, std::int64_t target,
+                         const PeerOf& peer_of) {
+  const PeerRuleInference inference = infer_peer_rule(runs(ns, peer_of));
+  EXPECT_TRUE(inference.modelled()) << inference.reason << "; closest: " << inference.closest;
+  if (!inference.modelled()) return {};
+  expect_reproduces(*inference.rule, target, peer_of);
+  return *inference.rule;
+}
+
+// app_stencil2d: a non-periodic sqrt(n) x sqrt(n) grid, row-major.
+std::int64_t stencil(std::int64_t r, std::int64_t n, int di, int dj) {
+  const std::int64_t q = *exact_root(n, 2);
+  const std::int64_t i = r / q + di;
+  const std::int64_t j = r % q + dj;
+  return i < 0 || i >= q || j < 0 || j >= q ? kNoPeer : i * q + j;
+}
+
+TEST(PeerInference, StencilNeighboursOnSquareGrids) {
+  const std::vector<std::int64_t> ns = {4, 9, 16, 25};
+  const PeerRule north =
+      infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, -1, 0); });
+  EXPECT_EQ(north.text(), "peer = r - sqrt(n), none outside 0..n-1");
+  infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, 1, 0); });
+  const PeerRule west =
+      infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, 0, -1); });
+  EXPECT_EQ(west.text(),
+            "peer = (i, j - 1) on the sqrt(n) x sqrt(n) grid, row-major; none "
+            "outside the grid");
+  infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, 0, 1); });
+}
+
+TEST(PeerInference, RingIsAPeriodicShift) {
+  const PeerRule right =
+      infer_and_check({4, 6, 9, 16}, 1000, [](auto r, auto n) { return (r + 1) % n; });
+  EXPECT_EQ(right.text(), "peer = (r + 1) mod n");
+  const PeerRule left =
+      infer_and_check({4, 6, 9, 16}, 1000, [](auto r, auto n) { return (r - 1 + n) % n; });
+  EXPECT_EQ(left.text(), "peer = (r - 1) mod n");
+}
+
+TEST(PeerInference, DistanceAsAFunctionOfN) {
+  // BT's general equations: peer = r + (n - sqrt(n)) for the top row, none elsewhere.
+  const PeerRule rule = infer_and_check({16, 36, 64, 81}, 1024, [](auto r, auto n) {
+    const std::int64_t peer = r + n - *exact_root(n, 2);
+    return peer < n ? peer : kNoPeer;
+  });
+  EXPECT_EQ(rule.text(), "peer = r + (n - sqrt(n)), none outside 0..n-1");
+}
+
+TEST(PeerInference, WavefrontOnDimsCreateGrids) {
+  // app_wavefront: px x py = MPI_Dims_create(n, 2), row-major, east and south neighbours.
+  const auto neighbour = [](std::int64_t r, std::int64_t n, int di, int dj) {
+    const std::vector<std::int64_t> dims = balanced_dims(n, 2);
+    const std::int64_t i = r / dims[1] + di;
+    const std::int64_t j = r % dims[1] + dj;
+    return i < 0 || i >= dims[0] || j < 0 || j >= dims[1] ? kNoPeer : i * dims[1] + j;
+  };
+  const std::vector<std::int64_t> ns = {6, 12, 20, 30};
+  const PeerRule south =
+      infer_and_check(ns, 120, [&](auto r, auto n) { return neighbour(r, n, 1, 0); });
+  EXPECT_EQ(south.text(),
+            "peer = (i + 1, j) on the MPI_Dims_create(n, 2) grid, row-major; "
+            "none outside the grid");
+  infer_and_check(ns, 120, [&](auto r, auto n) { return neighbour(r, n, 0, 1); });
+  infer_and_check(ns, 120, [&](auto r, auto n) { return neighbour(r, n, -1, 0); });
+  infer_and_check(ns, 120, [&](auto r, auto n) { return neighbour(r, n, 0, -1); });
+}
+
+TEST(PeerInference, SweepNeighbourOnPowerOfTwoGrids) {
+  // Sweep3D (002 Table 1): the north neighbour is sqrt(n) away when log2(n) is even and
+  // sqrt(n/2) when odd, which is just the row length of MPI_Dims_create's grid.
+  const auto north = [](std::int64_t r, std::int64_t n) {
+    const std::int64_t py = balanced_dims(n, 2)[1];
+    return r >= py ? r - py : kNoPeer;
+  };
+  const PeerRule rule = infer_and_check({4, 8, 16, 32}, 4096, north);
+  expect_reproduces(rule, 2048, north);
+}
+
+TEST(PeerInference, ColumnMajorPeriodicGrid) {
+  // A torus numbered column-major (rank = i + j * px), the neighbour one column left.
+  const auto peer_of = [](std::int64_t r, std::int64_t n) {
+    const std::vector<std::int64_t> dims = balanced_dims(n, 2);
+    const std::int64_t i = r % dims[0];
+    const std::int64_t j = floor_mod(r / dims[0] - 1, dims[1]);
+    return i + j * dims[0];
+  };
+  const PeerRule rule = infer_and_check({6, 12, 20, 30}, 120, peer_of);
+  EXPECT_EQ(rule.text(),
+            "peer = (i, j - 1) on the MPI_Dims_create(n, 2) grid, column-major; "
+            "periodic in j, none outside the others");
+}
+
+TEST(PeerInference, CubeNeighbour) {
+  const auto peer_of = [](std::int64_t r, std::int64_t n) {
+    const std::int64_t q = *exact_root(n, 3);
+    const std::int64_t k = r % q + 1;
+    return k < q ? r + 1 : kNoPeer;
+  };
+  infer_and_check({8, 27, 64, 125}, 512, peer_of);
+}
+
+TEST(PeerInference, FixedRoot) {
+  const PeerRule to_zero =
+      infer_and_check({4, 8, 9, 16}, 100, [](auto r, auto) { return r == 0 ? kNoPeer : 0; });
+  EXPECT_EQ(to_zero.text(), "peer = 0 (none for that rank itself)");
+  const PeerRule to_last = infer_and_check(
+      {4, 8, 9, 16}, 100, [](auto r, auto n) { return r == n - 1 ? kNoPeer : n - 1; });
+  EXPECT_EQ(to_last.text(), "peer = n - 1 (none for that rank itself)");
+}
+
+TEST(PeerInference, NoCommunicationAtAll) {
+  const PeerRule rule = infer_and_check({4, 8}, 64, [](auto, auto) { return kNoPeer; });
+  EXPECT_EQ(rule.text(), "none");
+}
+
+TEST(PeerInference, ExchangeOfABitThatMovesWithN) {
+  // (r XOR n/2 is also (r + n/2) mod n, which the simpler shift claims first.)
+  const PeerRule rule =
+      infer_and_check({8, 16, 32, 64}, 1024, [](auto r, auto n) { return r ^ (n / 4); });
+  EXPECT_EQ(rule.text(), "peer = r XOR 2^(log2(n) - 2), none if >= n");
+}
+
+TEST(PeerInference, FixedPermutations) {
+  const PeerRule mirror = infer_and_check({4, 6, 9}, 100, [](auto r, auto n) { return n - 1 - r; });
+  EXPECT_EQ(mirror.text(), "peer = n - 1 - r");
+  const PeerRule shuffle = infer_and_check({4, 8, 16, 32}, 256, [](auto r, auto n) {
+    const std::int64_t bits = *exact_log2(n);
+    return ((r << 1) | (r >> (bits - 1))) & (n - 1);
+  });
+  EXPECT_EQ(shuffle.text(), "peer = r's log2(n) bits rotated left by 1");
+}
+
+TEST(PeerInference, RandomPermutationIsNotModelled) {
+  std::mt19937 random(12345);
+  std::vector<PeerSample> samples;
+  for (std::int64_t n : {8, 12, 16, 20}) {
+    PeerSample s{n, 0, std::vector<std::int64_t>(static_cast<std::size_t>(n))};
+    std::iota(s.peers.begin(), s.peers.end(), 0);
+    std::shuffle(s.peers.begin(), s.peers.end(), random);
+    samples.push_back(std::move(s));
+  }
+  const PeerRuleInference inference = infer_peer_rule(samples);
+  ASSERT_FALSE(inference.modelled()) << inference.rule->text();
+  EXPECT_FALSE(inference.closest.empty());
+  EXPECT_FALSE(inference.reason.empty());
+  EXPECT_EQ(inference.checked_count, 8U + 12 + 16 + 20);
+  EXPECT_GT(inference.mismatch_count, 0U);
+  ASSERT_FALSE(inference.mismatches.empty());
+  EXPECT_LE(inference.mismatches.size(), 8U);
+  // Each failing rank is named with what the run did and what the rule said.
+  for (const PeerMismatch& m : inference.mismatches) {
+    const PeerSample& run = *std::find_if(samples.begin(), samples.end(),
+                                          [&](const PeerSample& s) { return s.n == m.n; });
+    EXPECT_EQ(run.peers[static_cast<std::size_t>(m.rank)], m.expected);
+    EXPECT_NE(m.expected, m.predicted);
+  }
+}
+
+TEST(PeerInference, LocalEquationsWithoutAGeneralOne) {
+  // A ring whose stride changes with n in no pattern: each run alone is a periodic shift.
+  const std::vector<std::int64_t> strides = {1, 3, 2, 5};
+  std::vector<PeerSample> samples;
+  for (std::size_t i = 0; i < strides.size(); ++i) {
+    const std::int64_t n = 11 + 2 * static_cast<std::int64_t>(i);
+    PeerSample s{n, 0, {}};
+    for (std::int64_t r = 0; r < n; ++r) s.peers.push_back((r + strides[i]) % n);
+    samples.push_back(std::move(s));
+  }
+  const PeerRuleInference inference = infer_peer_rule(samples);
+  ASSERT_FALSE(inference.modelled());
+  EXPECT_EQ(inference.mismatch_count, 0U);
+  EXPECT_NE(inference.reason.find(
+                "distance (1 at n = 11; 3 at n = 13; 2 at n = 15; 5 at n = 17) follows no formula"),
+            std::string::npos)
+      << inference.reason;
+}
+
+TEST(PeerInference, RejectsMalformedRuns) {
+  EXPECT_THROW(infer_peer_rule(std::vector<PeerSample>{}), std::invalid_argument);
+  EXPECT_THROW(infer_peer_rule(std::vector<PeerSample>{{4, 0, {1, 0, 3}}}), std::invalid_argument);
+  EXPECT_THROW(infer_peer_rule(std::vector<PeerSample>{{2, 0, {1, 2}}}), std::invalid_argument);
+}
+
+std::vector<PhasePeers> butterfly_runs(const std::vector<std::int64_t>& ns) {
+  std::vector<PhasePeers> phases;
+  for (std::int64_t n : ns) {
+    PhasePeers phase{n, {}};
+    for (std::int64_t k = 0; (std::int64_t{1} << k) < n; ++k) {
+      std::vector<std::int64_t> peers;
+      for (std::int64_t r = 0; r < n; ++r) peers.push_back(r ^ (std::int64_t{1} << k));
+      phase.slots.push_back(std::move(peers));
+    }
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
+TEST(SlotSequence, ButterflyGrowsWithLog2N) {
+  const SlotSequenceInference inference = infer_slot_sequence(butterfly_runs({4, 8, 16, 32}));
+  ASSERT_TRUE(inference.modelled()) << inference.reason;
+  const SlotSequenceModel& model = *inference.model;
+  EXPECT_TRUE(model.slot_indexed);
+  EXPECT_EQ(model.slot_count.text(), "log2(n)");
+  EXPECT_EQ(model.rules.at(0).text(), "peer = r XOR 2^s, none if >= n");
+  const std::int64_t n = 256;
+  ASSERT_EQ(model.slot_count.at(n), 8);
+  for (std::int64_t s = 0; s < 8; ++s) {
+    const PeerMap map = model.rule_for(s).at(n, s);
+    for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(map(r), r ^ (std::int64_t{1} << s));
+  }
+}
+
+TEST(SlotSequence, FixedSlotsGetOneRuleEach) {
+  std::vector<PhasePeers> phases;
+  for (std::int64_t n : {4, 9, 16, 25}) {
+    PhasePeers phase{n, {{}, {}}};
+    for (std::int64_t r = 0; r < n; ++r) {
+      phase.slots[0].push_back(stencil(r, n, -1, 0));
+      phase.slots[1].push_back(stencil(r, n, 0, 1));
+    }
+    phases.push_back(std::move(phase));
+  }
+  const SlotSequenceInference inference = infer_slot_sequence(phases);
+  ASSERT_TRUE(inference.modelled()) << inference.reason;
+  EXPECT_FALSE(inference.model->slot_indexed);
+  EXPECT_EQ(inference.model->slot_count.text(), "2");
+  ASSERT_EQ(inference.model->rules.size(), 2U);
+  expect_reproduces(inference.model->rule_for(1), 256,
+                    [](auto r, auto n) { return stencil(r, n, 0, 1); });
+}
+
+TEST(SlotSequence, NamesTheSlotItCannotModel) {
+  std::vector<PhasePeers> phases;
+  std::mt19937 random(7);
+  for (std::int64_t n : {4, 8, 16}) {
+    PhasePeers phase{n, {{}, {}}};
+    for (std::int64_t r = 0; r < n; ++r) phase.slots[0].push_back((r + 1) % n);
+    phase.slots[1] = phase.slots[0];
+    std::shuffle(phase.slots[1].begin(), phase.slots[1].end(), random);
+    phases.push_back(std::move(phase));
+  }
+  const SlotSequenceInference inference = infer_slot_sequence(phases);
+  EXPECT_FALSE(inference.modelled());
+  EXPECT_EQ(inference.reason.rfind("slot 1 is not modelled", 0), 0U) << inference.reason;
+  ASSERT_EQ(inference.slots.size(), 2U);
+  EXPECT_TRUE(inference.slots[0].modelled());
+}
+
+}  // namespace
+}  // namespace p3s::model
