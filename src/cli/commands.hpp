@@ -25,6 +25,8 @@ struct Command {
 int run_trace(const Args& args);
 int run_show(const Args& args);
 int run_signature(const Args& args);
+int run_model(const Args& args);
+int run_generate(const Args& args);
 // `p3s trace import-ti`: SimGrid time-independent traces to a run directory.
 int run_import_ti(const Args& args);
 

@@ -12,8 +12,13 @@ namespace {
 
 // SMPI adds this envelope (tag, source, communicator) to every message it simulates.
 constexpr std::int64_t kEnvelopeBytes = 16;
-// Eager sends are reaped once this many are in flight: each check costs a simcall.
-constexpr std::size_t kReapBatch = 8;
+
+// A message carries no data, only a word SimGrid copies to the receiver: an eager send's slot
+// on the board (odd), or a rendezvous send (2).
+constexpr std::uintptr_t kRendezvous = 2;
+void* eager_word(EagerSendBoard::Slot slot) {
+  return reinterpret_cast<void*>((static_cast<std::uintptr_t>(slot) << 1) | 1);
+}
 
 void busy(double seconds) {
   if (seconds > 0) simgrid::s4u::this_actor::sleep_for(seconds);
@@ -30,89 +35,112 @@ std::size_t PointToPoint::MailboxKeyHash::operator()(const MailboxKey& k) const 
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-PointToPoint::PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads)
-    : rank_(rank), eager_threshold_(eager_threshold), overheads_(std::move(overheads)) {}
+PointToPoint::PointToPoint(int rank, std::int64_t application_eager_threshold,
+                           std::int64_t collective_eager_threshold, SmpiOverheads overheads,
+                           EagerSendBoard& board)
+    : rank_(rank),
+      application_eager_(application_eager_threshold),
+      collective_eager_(collective_eager_threshold),
+      overheads_(std::move(overheads)),
+      board_(board) {}
 
 simgrid::s4u::Mailbox* PointToPoint::mailbox(std::uint64_t comm_key, std::int32_t src,
                                              std::int32_t dst, std::int32_t tag) {
   // One mailbox per (communicator, source, destination, tag): its first-in first-out matching
-  // is then MPI's matching, messages of one such stream never overtaking each other.
-  MailboxKey key{comm_key, src, dst, tag};
-  auto [it, inserted] = mailboxes_.try_emplace(key, nullptr);
+  // is then MPI's, messages of one such stream never overtaking each other.
+  auto [it, inserted] = mailboxes_.try_emplace(MailboxKey{comm_key, src, dst, tag}, nullptr);
   if (inserted) {
-    it->second = simgrid::s4u::Mailbox::by_name(fmt::format("p2p {:x} {}>{} {}", comm_key, src, dst, tag));
+    it->second = simgrid::s4u::Mailbox::by_name(
+        fmt::format("p2p {:x} {}>{} {}", comm_key, src, dst, tag));
   }
   return it->second;
 }
 
-void PointToPoint::send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
-                        std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req) {
-  const bool eager = mode == SendMode::Buffered ||
-                     (mode == SendMode::Standard && bytes < eager_threshold_);
+PointToPoint::Pending& PointToPoint::file(std::int64_t req) {
+  auto [it, inserted] = pending_.try_emplace(req);
+  if (!inserted) {
+    throw std::invalid_argument("rank " + std::to_string(rank_) + " starts request " +
+                                std::to_string(req) + " again before completing it");
+  }
+  return it->second;
+}
+
+void PointToPoint::send(Traffic traffic, std::uint64_t comm_key, std::int32_t dst,
+                        std::int32_t tag, std::int64_t bytes, SendMode mode, bool blocking,
+                        std::int64_t req) {
+  const std::int64_t threshold =
+      traffic == Traffic::Application ? application_eager_ : collective_eager_;
+  const bool eager =
+      mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < threshold);
   // SMPI charges the send overhead whenever the sender goes on before the transfer ends.
   if (eager || !blocking || mode == SendMode::Synchronous) {
     busy(blocking ? overheads_.send.seconds(bytes) : overheads_.isend.seconds(bytes));
   }
-  // SimGrid needs some data to carry: the address of the receivers' landing slot does.
-  simgrid::s4u::CommPtr comm = mailbox(comm_key, rank_, dst, tag)->put_init(&landing_, 0);
+  const EagerSendBoard::Slot slot = eager ? board_.post() : 0;
+  void* word = eager ? eager_word(slot) : reinterpret_cast<void*>(kRendezvous);
+  simgrid::s4u::CommPtr comm = mailbox(comm_key, rank_, dst, tag)->put_init(word, 0);
   comm->set_payload_size(static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
   comm->start();
   if (eager) {
-    if (!blocking) file(req, {nullptr, false, bytes});
-    eager_in_flight_.push_back(std::move(comm));
-    if (eager_in_flight_.size() >= kReapBatch) reap_eager_sends();
+    if (!blocking) file(req);  // complete for MPI already
+    eager_in_flight_.push_back({std::move(comm), slot});
+    release_taken_sends();
     return;
   }
   if (blocking) {
     comm->wait();
     return;
   }
-  file(req, {std::move(comm), false, bytes});
+  file(req).comm = std::move(comm);
 }
 
 void PointToPoint::receive(std::uint64_t comm_key, std::int32_t src, std::int32_t tag,
                            std::int64_t bytes, bool blocking, std::int64_t req) {
   simgrid::s4u::CommPtr comm = mailbox(comm_key, src, rank_, tag)->get_init();
-  comm->set_dst_data(&landing_, sizeof landing_);
-  comm->start();
   if (blocking) {
-    wait_receive(comm, bytes);
+    void* landing = nullptr;
+    comm->set_dst_data(&landing, sizeof landing);
+    comm->start();
+    wait_receive(comm, landing, bytes);
     return;
   }
-  file(req, {std::move(comm), true, bytes});
+  Pending& p = file(req);
+  p.receive = true;
+  p.bytes = bytes;
+  comm->set_dst_data(&p.landing, sizeof p.landing);
+  comm->start();
+  p.comm = std::move(comm);
 }
 
-void PointToPoint::file(std::int64_t req, Pending pending) {
-  auto [it, inserted] = pending_.try_emplace(req, std::move(pending));
-  if (!inserted) {
-    throw std::invalid_argument("rank " + std::to_string(rank_) + " starts request " +
-                                std::to_string(req) + " again before completing it");
-  }
-}
-
-void PointToPoint::wait_receive(const simgrid::s4u::CommPtr& comm, std::int64_t bytes) {
+void PointToPoint::wait_receive(const simgrid::s4u::CommPtr& comm, void* const& landing,
+                                std::int64_t bytes) {
   comm->wait();
-  if (bytes < eager_threshold_) busy(overheads_.eager_recv.seconds(bytes));
+  const auto word = reinterpret_cast<std::uintptr_t>(landing);
+  if ((word & 1) == 0) return;
+  // As SMPI: receiving a message sent eagerly costs smpi/or.
+  board_.mark_taken(static_cast<EagerSendBoard::Slot>(word >> 1));
+  busy(overheads_.eager_recv.seconds(bytes));
 }
 
 void PointToPoint::complete(std::int64_t req) {
   auto it = pending_.find(req);
   if (it == pending_.end()) return;
-  Pending p = std::move(it->second);
-  pending_.erase(it);
-  if (!p.comm) return;
-  if (p.receive) {
-    wait_receive(p.comm, p.bytes);
-  } else {
-    p.comm->wait();
+  if (it->second.comm) {
+    if (it->second.receive) {
+      wait_receive(it->second.comm, it->second.landing, it->second.bytes);
+    } else {
+      it->second.comm->wait();
+    }
   }
+  pending_.erase(it);
+  release_taken_sends();
 }
 
-void PointToPoint::reap_eager_sends() {
-  // test() tells whether a send is over; only a wait() releases it from the sender's list of
-  // activities in SimGrid, and it returns at once for a finished one.
-  while (!eager_in_flight_.empty() && eager_in_flight_.front()->test()) {
-    eager_in_flight_.front()->wait();
+void PointToPoint::release_taken_sends() {
+  // A wait on a send its receiver took returns at once.
+  while (!eager_in_flight_.empty() && board_.taken(eager_in_flight_.front().slot)) {
+    eager_in_flight_.front().comm->wait();
+    board_.release(eager_in_flight_.front().slot);
     eager_in_flight_.pop_front();
   }
 }
@@ -125,7 +153,8 @@ void PointToPoint::finish() {
     }
   }
   pending_.clear();
-  for (simgrid::s4u::CommPtr& comm : eager_in_flight_) comm->wait();
+  // Their slots stay out of use: a receiver may mark them after this wait returns.
+  for (EagerSend& e : eager_in_flight_) e.comm->wait();
   eager_in_flight_.clear();
 }
 

@@ -7,7 +7,7 @@
 // SMPI makes its eager sends "detached" activities, which SimGrid 3.32 keeps in one global
 // list and removes from it by a linear search, so a large simulation spends most of its time
 // there. Here an eager send stays an ordinary activity: the sender does not wait for it, and
-// reaps it once it has finished.
+// releases it once its receiver has marked it taken (see eager_send_board.hpp).
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -15,16 +15,21 @@
 #include <simgrid/forward.h>
 #include <simgrid/s4u/Comm.hpp>
 
+#include "sim/eager_send_board.hpp"
 #include "sim/overhead_table.hpp"
 
 namespace p3s::sim {
 
 // SMPI's per-rank software overheads, from its host's properties or the configuration.
 struct SmpiOverheads {
-  OverheadTable send;         // smpi/os: a blocking send, or any eager send
-  OverheadTable isend;        // smpi/ois: a non-blocking send
-  OverheadTable eager_recv;   // smpi/or: receiving an eager message
+  OverheadTable send;        // smpi/os: a blocking send, or any eager send
+  OverheadTable isend;       // smpi/ois: a non-blocking send
+  OverheadTable eager_recv;  // smpi/or: receiving an eager message
 };
+
+// Application messages are eager below SimOptions::eager_threshold; the messages of the
+// collectives p3s runs itself follow SMPI's smpi/send-is-detached-thresh, as SMPI's own would.
+enum class Traffic : std::uint8_t { Application, Collective };
 
 enum class SendMode : std::uint8_t {
   Standard,     // eager below the threshold, rendezvous above
@@ -34,12 +39,14 @@ enum class SendMode : std::uint8_t {
 
 class PointToPoint {
  public:
-  PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads);
+  PointToPoint(int rank, std::int64_t application_eager_threshold,
+               std::int64_t collective_eager_threshold, SmpiOverheads overheads,
+               EagerSendBoard& board);
 
   // A blocking send returns when MPI would let the sender go on; a non-blocking one files its
-  // request `req` for `complete`.
-  void send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag, std::int64_t bytes,
-            SendMode mode, bool blocking, std::int64_t req);
+  // request `req` for `complete`. Peers are world ranks.
+  void send(Traffic traffic, std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
+            std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req);
   void receive(std::uint64_t comm_key, std::int32_t src, std::int32_t tag, std::int64_t bytes,
                bool blocking, std::int64_t req);
 
@@ -54,13 +61,18 @@ class PointToPoint {
     simgrid::s4u::CommPtr comm;  // null: an eager send, complete for MPI already
     bool receive = false;
     std::int64_t bytes = 0;
+    void* landing = nullptr;  // what the sender's message carries (see receive())
+  };
+  struct EagerSend {
+    simgrid::s4u::CommPtr comm;
+    EagerSendBoard::Slot slot;
   };
 
   simgrid::s4u::Mailbox* mailbox(std::uint64_t comm_key, std::int32_t src, std::int32_t dst,
                                  std::int32_t tag);
-  void file(std::int64_t req, Pending pending);
-  void wait_receive(const simgrid::s4u::CommPtr& comm, std::int64_t bytes);
-  void reap_eager_sends();
+  Pending& file(std::int64_t req);
+  void wait_receive(const simgrid::s4u::CommPtr& comm, void* const& landing, std::int64_t bytes);
+  void release_taken_sends();
 
   struct MailboxKey {
     std::uint64_t comm_key;
@@ -72,13 +84,13 @@ class PointToPoint {
   };
 
   int rank_;
-  std::int64_t eager_threshold_;
+  std::int64_t application_eager_;
+  std::int64_t collective_eager_;
   SmpiOverheads overheads_;
+  EagerSendBoard& board_;
   std::unordered_map<MailboxKey, simgrid::s4u::Mailbox*, MailboxKeyHash> mailboxes_;
   std::unordered_map<std::int64_t, Pending> pending_;
-  std::deque<simgrid::s4u::CommPtr> eager_in_flight_;
-  // Where received messages land: they carry no data, but SimGrid copies a pointer.
-  void* landing_ = nullptr;
+  std::deque<EagerSend> eager_in_flight_;
 };
 
 }  // namespace p3s::sim

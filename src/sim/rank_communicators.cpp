@@ -24,7 +24,7 @@ std::uint64_t members_key(const std::vector<std::int32_t>& members) {
 
 }  // namespace
 
-RankCommunicators::RankCommunicators(int rank) : rank_(rank) {
+RankCommunicators::RankCommunicators(int rank, int nprocs) : rank_(rank), nprocs_(nprocs) {
   entries_[0] = {MPI_COMM_WORLD, kWorldKey, {}};
   entries_[1] = {MPI_COMM_SELF, kSelfKey, {}};
 }
@@ -62,6 +62,20 @@ const RankCommunicators::Entry& RankCommunicators::find(std::int32_t id) const {
                                 std::to_string(id) + ", which its trace does not define");
   }
   return it->second;
+}
+
+int RankCommunicators::size(std::int32_t id) const {
+  const Entry& e = find(id);
+  if (id == 0) return nprocs_;
+  if (id == 1) return 1;
+  return static_cast<int>(e.members.size());
+}
+
+std::int32_t RankCommunicators::world_rank(std::int32_t id, int rank) const {
+  const Entry& e = find(id);
+  if (id == 0) return rank;
+  if (id == 1) return rank_;
+  return e.members.at(static_cast<std::size_t>(rank));
 }
 
 int RankCommunicators::rank_in(std::int32_t id, std::int32_t world_rank) const {

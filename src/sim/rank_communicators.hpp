@@ -14,14 +14,18 @@ namespace p3s::sim {
 class RankCommunicators {
  public:
   // Knows the world (id 0) and self (id 1) only.
-  explicit RankCommunicators(int rank);
+  RankCommunicators(int rank, int nprocs);
 
   // Creates through SMPI every communicator of `comms` other than the world and self. Ranks
   // create theirs in the order of their member lists, so that two ranks sharing communicators
   // create them in the same order and SMPI's creation (a broadcast inside each) cannot deadlock.
   void create(const std::vector<core::Communicator>& comms);
 
+  int own_rank() const { return rank_; }
   MPI_Comm get(std::int32_t id) const { return find(id).comm; }
+  int size(std::int32_t id) const;
+  // The world rank of rank `rank` of communicator `id`.
+  std::int32_t world_rank(std::int32_t id, int rank) const;
   // The rank in communicator `id` of a world rank (a collective's root).
   int rank_in(std::int32_t id, std::int32_t world_rank) const;
   // The same number on every member: names the communicator's point-to-point mailboxes.
@@ -36,6 +40,7 @@ class RankCommunicators {
   const Entry& find(std::int32_t id) const;
 
   int rank_;
+  int nprocs_;
   std::map<std::int32_t, Entry> entries_;
 };
 

@@ -37,10 +37,12 @@ class RankRunner {
       : rank_(rank),
         context_(context),
         host_(*simgrid::s4u::this_actor::get_host()),
-        comms_(rank),
-        p2p_(rank, context.eager_threshold,
+        comms_(rank, context.trace->nprocs()),
+        p2p_(rank, context.eager_threshold, context.collective_eager_threshold,
              {host_overhead(host_, "smpi/os"), host_overhead(host_, "smpi/ois"),
-              host_overhead(host_, "smpi/or")}),
+              host_overhead(host_, "smpi/or")},
+             *context.eager_sends),
+        native_(context.native, p2p_, comms_),
         collectives_(comms_) {}
 
   void run() {
@@ -83,7 +85,7 @@ class RankRunner {
       case core::OpKind::Persistent:
         return persistent(s, program);
       case core::OpKind::Collective:
-        return collectives_.run(s);
+        return native_.handles(s.op) ? native_.run(s) : collectives_.run(s);
       case core::OpKind::CommCreate:  // communicators were all made before the first phase
       case core::OpKind::Finalize:    // only its compute burst is simulated
         return;
@@ -123,7 +125,7 @@ class RankRunner {
 
   void send(const Step& s, std::uint64_t key, SendMode mode, bool blocking, std::int64_t req) {
     if (s.dst == core::kNone) return;  // MPI_PROC_NULL
-    p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
+    p2p_.send(Traffic::Application, key, s.dst, s.tag, s.bytes, mode, blocking, req);
   }
 
   void receive(const Step& s, std::uint64_t key, bool blocking, std::int64_t req) {
@@ -142,7 +144,8 @@ class RankRunner {
       const core::RequestRecord& r = program.records[s.first_record + i];
       if (r.peer == core::kNone) continue;
       if (r.send) {
-        p2p_.send(key, r.peer, r.tag, r.bytes, SendMode::Standard, false, r.req);
+        p2p_.send(Traffic::Application, key, r.peer, r.tag, r.bytes, SendMode::Standard, false,
+                  r.req);
       } else {
         p2p_.receive(key, r.peer, r.tag, r.bytes, false, r.req);
       }
@@ -159,6 +162,7 @@ class RankRunner {
   simgrid::s4u::Host& host_;
   RankCommunicators comms_;
   PointToPoint p2p_;
+  NativeCollectives native_;
   CollectiveCalls collectives_;
 };
 

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "core/scaled_trace.hpp"
+#include "sim/eager_send_board.hpp"
+#include "sim/native_collectives.hpp"
 #include "sim/session_plan.hpp"
 
 namespace p3s::sim {
@@ -15,7 +17,10 @@ struct SessionContext {
   const core::ScaledTrace* trace = nullptr;
   const SessionPlan* plan = nullptr;
   double cpu_speedup = 1;
-  std::int64_t eager_threshold = 0;
+  std::int64_t eager_threshold = 0;             // application point-to-point messages
+  std::int64_t collective_eager_threshold = 0;  // SMPI's smpi/send-is-detached-thresh
+  DefaultAlgorithms native;                     // collectives p3s runs itself
+  EagerSendBoard* eager_sends = nullptr;
   bool create_communicators = false;  // some event uses a communicator other than world or self
   SessionOutput* output = nullptr;
   std::string error;  // the first rank's failure; the session then stops every rank

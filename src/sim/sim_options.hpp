@@ -31,6 +31,9 @@ struct SimOptions {
   // Point-to-point messages below this many bytes are sent eagerly: the sender goes on without
   // waiting for the receiver, as SMPI does below smpi/send-is-detached-thresh.
   std::int64_t eager_threshold = kSmpiEagerThreshold;
+  // Run SMPI's default collective algorithms on p3s's own messages (same simulated times, far
+  // cheaper at large N); false leaves every collective to SMPI.
+  bool native_collectives = true;
   // Passed to SimGrid as given, after p3s's own settings: "--cfg=KEY:VALUE", "--log=...".
   std::vector<std::string> simgrid_args;
 };

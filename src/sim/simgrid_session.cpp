@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <smpi/smpi.h>
+#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -101,11 +102,16 @@ SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& opti
   SessionOutput output;
   output.measure_start.assign(static_cast<std::size_t>(nprocs), -1);
   output.end.assign(static_cast<std::size_t>(nprocs), -1);
+  EagerSendBoard eager_sends;
   SessionContext context;
+  context.eager_sends = &eager_sends;
   context.trace = &trace;
   context.plan = &plan;
   context.cpu_speedup = options.cpu_speedup;
   context.eager_threshold = options.eager_threshold;
+  context.collective_eager_threshold =
+      simgrid::config::get_value<int>("smpi/send-is-detached-thresh");
+  if (options.native_collectives) context.native = DefaultAlgorithms::from_config();
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
   for (int rank = 0; rank < nprocs; ++rank) {

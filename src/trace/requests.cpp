@@ -32,10 +32,11 @@ void RequestTable::forget(MPI_Request handle) {
   auto found = by_handle_.find(handle);
   if (found == by_handle_.end()) return;
   if (!sharing_handle_.empty()) {
-    if (auto queue = sharing_handle_.find(handle); queue != sharing_handle_.end()) {
+    // Emptied queues stay, with their storage, for the next window of such requests.
+    if (auto queue = sharing_handle_.find(handle);
+        queue != sharing_handle_.end() && !queue->second.empty()) {
       found->second = std::move(queue->second.front());
       queue->second.pop_front();
-      if (queue->second.empty()) sharing_handle_.erase(queue);
       return;
     }
   }

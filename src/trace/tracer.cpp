@@ -10,9 +10,9 @@
 
 #include "core/trace_format.hpp"
 #include "trace/boundary_clock.hpp"
-#include "trace/signal_handlers.hpp"
 #include "trace/hardware_counters.hpp"
 #include "trace/settings.hpp"
+#include "trace/signal_handlers.hpp"
 #include "trace/trace_writer.hpp"
 #include "trace/warning.hpp"
 

@@ -75,4 +75,36 @@ CommandResult trace_app(const std::filesystem::path& out, int nprocs, const std:
   return run_command(argv);
 }
 
+CommandResult smpirun_app(const std::filesystem::path& cwd, int nprocs, const std::string& app,
+                          const std::vector<std::string>& args,
+                          const std::vector<std::string>& options) {
+  std::filesystem::create_directories(cwd);
+  std::vector<std::string> argv = {"env",       "-C",        cwd.string(),
+                                   P3S_SMPIRUN, "-platform", P3S_SMPI_PLATFORM};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(),
+              {"-np", std::to_string(nprocs), std::string(P3S_SMPI_APPS_DIR) + "/smpi_" + app});
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
+CommandResult import_ti(const std::filesystem::path& list, const std::filesystem::path& run,
+                        const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {p3s_bin(), "trace",      "import-ti",          list.string(),
+                                   "-o",      run.string(), "--flops-per-second", "20000"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return run_command(argv);
+}
+
+CommandResult trace_app_smpi(const std::filesystem::path& dir, int nprocs, const std::string& app,
+                             const std::vector<std::string>& args) {
+  std::filesystem::create_directories(dir / "smpi" / "ti");  // SMPI does not create it
+  CommandResult simulated = smpirun_app(dir / "smpi", nprocs, app, args,
+                                        {"-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
+  if (simulated.exit_code != 0) return simulated;
+  CommandResult imported = import_ti(dir / "smpi" / "ti" / "trace.txt", dir / "run");
+  imported.output = simulated.output + imported.output;
+  return imported;
+}
+
 }  // namespace p3s::testing

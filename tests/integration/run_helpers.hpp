@@ -24,6 +24,22 @@ CommandResult trace_app(const std::filesystem::path& out, int nprocs, const std:
                         const std::vector<std::string>& args,
                         const std::vector<std::string>& trace_flags = {});
 
+// smpirun -platform P3S_SMPI_PLATFORM OPTIONS... -np N SMPI_APPS_DIR/smpi_APP ARGS..., run in
+// `cwd` (created if missing): the app built by smpicc, simulated by SimGrid.
+CommandResult smpirun_app(const std::filesystem::path& cwd, int nprocs, const std::string& app,
+                          const std::vector<std::string>& args,
+                          const std::vector<std::string>& options = {});
+
+// p3s trace import-ti LIST -o RUN --flops-per-second 20000 EXTRA... (SMPI's default host
+// speed, so imported compute equals the CPU time SMPI measured).
+CommandResult import_ti(const std::filesystem::path& list, const std::filesystem::path& run,
+                        const std::vector<std::string>& extra = {});
+
+// The app run under smpirun -trace-ti in DIR/smpi, then imported into the run directory DIR/run.
+// Returns the import's result; the smpirun output is appended to it.
+CommandResult trace_app_smpi(const std::filesystem::path& dir, int nprocs, const std::string& app,
+                             const std::vector<std::string>& args);
+
 std::string p3s_bin();
 std::string apps_dir();
 

@@ -157,11 +157,10 @@ Signature trace_and_sign(const std::string& name, const AppCase& c) {
 
 class SignatureApps : public ::testing::TestWithParam<AppCase> {};
 
-TEST_P(SignatureApps, MainLoopIsOnePhaseWeighedByItsIterationsOnEveryRank) {
-  const AppCase& c = GetParam();
-  const Signature sig = trace_and_sign("signature-" + case_name({c, 0}), c);
+// The main loop is one phase of weight `iters` on every rank, with the events of one
+// iteration as the app's source makes them, and the relevant phases explain the run.
+void expect_main_loop(const Signature& sig, const AppCase& c) {
   ASSERT_EQ(static_cast<int>(sig.ranks.size()), c.nprocs);
-
   int main_id = -1;
   for (const auto& rank : sig.ranks) {
     const std::string where = "rank " + std::to_string(rank.rank);
@@ -187,6 +186,12 @@ TEST_P(SignatureApps, MainLoopIsOnePhaseWeighedByItsIterationsOnEveryRank) {
   EXPECT_EQ(sig.phases.at(main_id).ranks, c.nprocs);
   EXPECT_TRUE(sig.phases.at(main_id).same_weight);
   EXPECT_GE(sig.coverage(), 0.95);
+}
+
+TEST_P(SignatureApps, MainLoopIsOnePhaseWeighedByItsIterationsOnEveryRank) {
+  const AppCase& c = GetParam();
+  const Signature sig = trace_and_sign("signature-" + case_name({c, 0}), c);
+  expect_main_loop(sig, c);
   // The prediction check needs real time: with at most 2 ranks per core the ranks are not
   // starved, so the representative's PET must match the measured run.
   if (c.nprocs <= 4) {
@@ -209,6 +214,28 @@ INSTANTIATE_TEST_SUITE_P(Apps, SignatureApps,
                                            AppCase{"app_halo_f", 4, 32, 100, halo_f_body},
                                            AppCase{"app_subcomm", 4, 64, 100, subcomm_body},
                                            AppCase{"app_subcomm", 6, 64, 60, subcomm_body}),
+                         case_name);
+
+// The same apps simulated by SMPI and imported from its time-independent traces: the same
+// phases and weights as under the tracer.
+class SignatureSmpiApps : public ::testing::TestWithParam<AppCase> {};
+
+TEST_P(SignatureSmpiApps, MainLoopIsOnePhaseWeighedByItsIterationsOnEveryRank) {
+  const AppCase& c = GetParam();
+  const fs::path dir = scratch_dir("signature-smpi-" + case_name({c, 0}));
+  const CommandResult imported = trace_app_smpi(dir, c.nprocs, c.app.substr(4),
+                                                {std::to_string(c.size), std::to_string(c.iters)});
+  ASSERT_EQ(imported.exit_code, 0) << imported.output;
+  const CommandResult signed_run = run_command({p3s_bin(), "signature", (dir / "run").string()});
+  ASSERT_EQ(signed_run.exit_code, 0) << signed_run.output;
+  expect_main_loop(signature::read_signature(dir / "run" / signature::kSignatureFile), c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, SignatureSmpiApps,
+                         ::testing::Values(AppCase{"app_stencil2d", 4, 32, 120, stencil2d_body},
+                                           AppCase{"app_stencil2d", 9, 16, 60, stencil2d_body},
+                                           AppCase{"app_butterfly", 8, 256, 60, butterfly_body},
+                                           AppCase{"app_ring", 5, 256, 100, ring_body}),
                          case_name);
 
 TEST(SignatureIrregular, RandomPeersGetsManyPhasesAndNoMainLoop) {

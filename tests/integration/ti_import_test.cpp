@@ -30,17 +30,10 @@ std::string case_name(const ::testing::TestParamInfo<SmpiCase>& info) {
          (info.param.one_file ? "_one_file" : "");
 }
 
-// smpirun -np N APP SIZE ITERS on the bundled platform, run in `cwd` with `options` before -np.
 CommandResult smpirun(const fs::path& cwd, const SmpiCase& c,
                       const std::vector<std::string>& options) {
-  fs::create_directories(cwd);
-  std::vector<std::string> argv = {"env",       "-C",        cwd.string(),
-                                   P3S_SMPIRUN, "-platform", P3S_SMPI_PLATFORM};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.insert(argv.end(),
-              {"-np", std::to_string(c.nprocs), std::string(P3S_SMPI_APPS_DIR) + "/smpi_" + c.app,
-               std::to_string(c.size), std::to_string(c.iters)});
-  return run_command(argv);
+  return smpirun_app(cwd, c.nprocs, c.app, {std::to_string(c.size), std::to_string(c.iters)},
+                     options);
 }
 
 // The app traced under smpirun into DIR/ti/trace.txt. smpirun runs in DIR and is given a
@@ -54,14 +47,6 @@ fs::path trace_under_smpi(const fs::path& dir, const SmpiCase& c) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("SUCCESS"), std::string::npos) << r.output;
   return dir / "ti" / "trace.txt";
-}
-
-CommandResult import_ti(const fs::path& list, const fs::path& run,
-                        const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv = {p3s_bin(), "trace",      "import-ti",          list.string(),
-                                   "-o",      run.string(), "--flops-per-second", "20000"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  return run_command(argv);
 }
 
 using MessageKey = std::pair<int, long long>;  // peer, bytes

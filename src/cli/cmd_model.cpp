@@ -1,0 +1,139 @@
+// p3s model: relates the phases of runs at different n and writes the Scalable Logical Trace
+// (SLT); with --holdout, checks the model against a run it was not fitted to.
+#include <fmt/core.h>
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "model/holdout_check.hpp"
+#include "model/logical_phases.hpp"
+#include "model/slt_builder.hpp"
+#include "model/slt_json.hpp"
+#include "signature/run_analysis.hpp"
+#include "signature/signature_json.hpp"
+
+namespace p3s::cli {
+namespace {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+// A run's signature: its signature.json when `p3s signature` was run, else analysed now.
+signature::Signature signature_of(const std::string& run) {
+  const fs::path file = fs::path(run) / signature::kSignatureFile;
+  if (fs::exists(file)) return signature::read_signature(file);
+  return signature::analyse_run(run);
+}
+
+void print_phase(const model::PhaseModel& p) {
+  fmt::print("{}: weight = {} (max error {:.2f} %)\n", p.name, p.weight.equation(),
+             p.weight.quality.max_error_pct);
+  if (!p.pattern_modelled) {
+    fmt::print("  pattern NOT MODELLED:\n");
+    for (const std::string& f : p.failures) fmt::print("    {}\n", f);
+    return;
+  }
+  fmt::print("  pattern modelled ({} alignment{}), {} slot(s)\n", p.alignment,
+             p.growing ? ", growing with n" : "", p.slots.size());
+  for (const auto* rules : {&p.dst_rules, &p.src_rules, &p.root_rules}) {
+    if (!*rules) continue;
+    for (const model::PeerRule& rule : (*rules)->rules) fmt::print("    {}\n", rule.text());
+  }
+  for (std::size_t s = 0; s < p.slots.size(); ++s) {
+    const model::SlotModel& slot = p.slots[s];
+    const auto& bytes = slot.bytes ? slot.bytes : slot.rbytes;
+    fmt::print("    slot {} {}: bytes = {}\n", s, core::op_name(slot.op),
+               bytes ? bytes->equation() : std::string("0"));
+  }
+}
+
+void print_compute(const model::PhaseCompute& c, const std::string& metric) {
+  fmt::print("  compute ({}), {} instruction group(s):\n", metric, c.groups.size());
+  for (const model::InstructionGroup& g : c.groups) {
+    fmt::print("    ranks [{:.3g} n, {:.3g} n): per rank = {} ns (max error {:.2f} %)\n", g.first,
+               g.end, g.per_rank_ns.equation(), g.per_rank_ns.quality.max_error_pct);
+    if (g.total_instructions) {
+      fmt::print("      IPT: {:.6g} instructions in total, constant in n\n", *g.total_instructions);
+    }
+    for (const model::ComputePoint& pt : g.points) {
+      if (!pt.measurable) continue;
+      fmt::print(
+          "      measurable point: run at n = {} (workload {}) placed at n = {:.4g}: {:.0f} ns\n",
+          pt.n_measured, pt.workload ? fmt::format("{}", *pt.workload) : "?", pt.n, pt.cpu_ns);
+    }
+  }
+  for (const std::string& note : c.notes) fmt::print("  compute note: {}\n", note);
+}
+
+}  // namespace
+
+int run_model(const Args& args) {
+  po::options_description desc("options");
+  std::vector<std::string> runs;
+  std::string holdout;
+  std::vector<std::string> measurable;
+  std::string output = "app.slt";
+  desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
+                                                 "run directories at different process counts")(
+      "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
+      "measurable", po::value(&measurable)->multitoken(),
+      "runs of a smaller workload (p3s trace --workload LABEL=SIZE): measurable points for "
+      "the compute model")("output,o", po::value(&output)->default_value(output),
+                           "where to write the SLT");
+  po::positional_options_description pos;
+  pos.add("runs", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n\n"
+                 "Relates the relevant phases of runs at different process counts by their\n"
+                 "logical position and models each phase's communication pattern, message\n"
+                 "volumes, weight and compute as functions of n. Writes the SLT as JSON.\n\n"
+                 "Measurable points: runs at small n of a smaller workload, placed at the n\n"
+                 "where the original workload gives each rank the same instructions (with\n"
+                 "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
+                 "n = n_m * W / w, W the training runs' SIZE. So SIZE must be proportional\n"
+                 "to the total work of the run (e.g. the number of grid points).\n\n"
+              << desc << '\n';
+    return 0;
+  }
+  po::notify(vm);
+
+  std::vector<model::LogicalRun> logical;
+  std::string application;
+  for (const std::string& run : runs) {
+    const signature::Signature sig = signature_of(run);
+    if (application.empty()) {
+      for (const std::string& word : sig.run.command)
+        application += (application.empty() ? "" : " ") + word;
+    }
+    logical.push_back(model::logical_phases(sig));
+  }
+  std::vector<model::LogicalRun> points;
+  for (const std::string& run : measurable)
+    points.push_back(model::logical_phases(signature_of(run)));
+  model::Slt slt;
+  try {
+    slt = model::build_slt(logical, points);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  slt.application = application;
+  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
+    print_phase(slt.phases[k]);
+    print_compute(slt.compute.phases[k], slt.compute.metric);
+  }
+  for (const std::string& note : slt.notes) fmt::print("note: {}\n", note);
+  if (!holdout.empty()) {
+    const model::LogicalRun check = model::logical_phases(signature_of(holdout));
+    slt.holdout_n = check.n;
+    fmt::print("{}", model::holdout_report(slt, check));
+  }
+  model::write_slt(output, slt);
+  fmt::print("SLT written to {}\n", output);
+  return 0;
+}
+
+}  // namespace p3s::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Instruction groups (IG, 001 sec. 3.3): the ranks of a phase whose compute is within 95 % of
+// each other. A group here is a block of consecutive ranks, so that it can be found again at
+// any n as the same share of the ranks: the paper's fig. 10, where ranks 0-1 of 4 spread their
+// work over ranks 0-3 of 8.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace p3s::model {
+
+struct GroupSimilarity {
+  double ratio = 0.95;  // smallest / largest value within one group
+  double floor = 0;     // differences below this are measurement noise, whatever the ratio
+};
+
+// First rank of each block of consecutive ranks whose values are similar (every pair).
+std::vector<std::int64_t> group_starts(std::span<const double> values,
+                                       const GroupSimilarity& similarity);
+
+struct RunGroups {
+  std::int64_t n = 0;
+  std::vector<std::int64_t> starts;  // group_starts of the run
+};
+
+// The groups of every run as shares of n, [share_j, share_j+1) with a final 1: block j starts
+// at rank round(share_j * n) in every run, shares taken from the largest run. nullopt when
+// the runs have different blocks.
+std::optional<std::vector<double>> common_group_shares(std::span<const RunGroups> runs);
+
+// Ranks [first, end) at n of the group with shares [first_share, end_share).
+std::pair<std::int64_t, std::int64_t> group_ranks(double first_share, double end_share,
+                                                  std::int64_t n);
+
+}  // namespace p3s::model

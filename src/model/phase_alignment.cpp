@@ -1,0 +1,247 @@
+#include "model/phase_alignment.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "core/event.hpp"
+
+namespace p3s::model {
+namespace {
+
+using signature::EventToken;
+
+bool is_point_to_point(const EventToken& t) {
+  return core::op_kind(t.op) == core::OpKind::PointToPoint;
+}
+
+// What makes two events of one run the same slot, apart from the peer offsets.
+struct SlotGroup {
+  core::Op op = core::Op::Barrier;
+  std::int32_t tag = core::kNone;
+  std::int32_t rtag = core::kNone;
+  std::int32_t comm = 0;
+  std::int64_t occurrence = 0;  // non-point-to-point: the k-th call of this op on the rank
+  auto operator<=>(const SlotGroup&) const = default;
+};
+
+struct SlotKey {
+  SlotGroup group;
+  std::int64_t dst = 0;  // offsets, 0 when the event has no such peer
+  std::int64_t src = 0;
+  std::int64_t repeat = 0;  // the k-th identical point-to-point call on the rank
+  auto operator<=>(const SlotKey&) const = default;
+};
+
+std::int64_t offset_of(std::int32_t relative, std::int64_t rank, std::int64_t n,
+                       AlignmentMethod method) {
+  if (relative < 0) return 0;
+  if (method == AlignmentMethod::Signed) return (rank + relative) % n - rank;
+  return relative > n / 2 ? relative - n : relative;
+}
+
+std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64_t rank,
+                               std::int64_t n, AlignmentMethod method) {
+  std::vector<SlotKey> keys;
+  std::map<SlotGroup, std::int64_t> op_calls;
+  std::map<SlotKey, std::int64_t> repeats;
+  for (const EventToken& t : events) {
+    SlotKey key;
+    key.group = {t.op, t.tag, t.rtag, t.comm, 0};
+    if (is_point_to_point(t)) {
+      key.dst = offset_of(t.dst, rank, n, method);
+      key.src = offset_of(t.src, rank, n, method);
+      key.repeat = repeats[key]++;
+    } else {
+      key.group.occurrence = op_calls[key.group]++;
+    }
+    keys.push_back(key);
+  }
+  return keys;
+}
+
+// A run's slots: its distinct keys, in the order the ranks with the most events use them.
+std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_keys_list) {
+  std::vector<std::size_t> by_size(rank_keys_list.size());
+  for (std::size_t r = 0; r < by_size.size(); ++r) by_size[r] = r;
+  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
+    return rank_keys_list[a].size() > rank_keys_list[b].size();
+  });
+  std::vector<SlotKey> slots;
+  for (std::size_t r : by_size) {
+    for (const SlotKey& k : rank_keys_list[r]) {
+      if (std::find(slots.begin(), slots.end(), k) == slots.end()) slots.push_back(k);
+    }
+  }
+  return slots;
+}
+
+double magnitude(std::int64_t offset) {
+  return std::log(static_cast<double>(std::abs(offset)) + 1.0);
+}
+
+bool same_direction(const SlotKey& a, const SlotKey& b) {
+  auto sign = [](std::int64_t v) { return (v > 0) - (v < 0); };
+  return sign(a.dst) == sign(b.dst) && sign(a.src) == sign(b.src);
+}
+
+// Which reference slot each of a smaller run's slots is. Within a group (same operation and
+// tags), offsets are matched in sorted order: a border-free run has them all; a run with fewer
+// takes, for each, the unused reference slot of the same direction closest in magnitude.
+std::optional<std::vector<std::int32_t>> map_to_reference(const std::vector<SlotKey>& run,
+                                                          const std::vector<SlotKey>& reference,
+                                                          std::string& failure) {
+  auto group_of = [](const SlotKey& k) {
+    SlotGroup g = k.group;
+    return std::pair{g, k.repeat};
+  };
+  std::map<std::pair<SlotGroup, std::int64_t>, std::vector<std::int32_t>> run_g, ref_g;
+  for (std::size_t i = 0; i < run.size(); ++i)
+    run_g[group_of(run[i])].push_back(static_cast<std::int32_t>(i));
+  for (std::size_t i = 0; i < reference.size(); ++i)
+    ref_g[group_of(reference[i])].push_back(static_cast<std::int32_t>(i));
+  std::vector<std::int32_t> mapping(run.size(), -1);
+  auto by_offset = [](const std::vector<SlotKey>& keys) {
+    return [&keys](std::int32_t a, std::int32_t b) {
+      return std::tie(keys[a].dst, keys[a].src) < std::tie(keys[b].dst, keys[b].src);
+    };
+  };
+  for (auto& [group, members] : run_g) {
+    auto found = ref_g.find(group);
+    if (found == ref_g.end() || found->second.size() < members.size()) {
+      failure = fmt::format("a run has more '{}' calls than the largest run",
+                            core::op_name(group.first.op));
+      return std::nullopt;
+    }
+    std::vector<std::int32_t> refs = found->second;
+    std::sort(members.begin(), members.end(), by_offset(run));
+    std::sort(refs.begin(), refs.end(), by_offset(reference));
+    if (refs.size() == members.size()) {
+      for (std::size_t i = 0; i < members.size(); ++i) mapping[members[i]] = refs[i];
+      continue;
+    }
+    std::vector<bool> used(refs.size(), false);
+    for (std::int32_t m : members) {
+      std::optional<std::size_t> best;
+      double best_distance = 0;
+      for (std::size_t i = 0; i < refs.size(); ++i) {
+        if (used[i] || !same_direction(run[m], reference[refs[i]])) continue;
+        const double distance =
+            std::abs(magnitude(run[m].dst) - magnitude(reference[refs[i]].dst)) +
+            std::abs(magnitude(run[m].src) - magnitude(reference[refs[i]].src));
+        if (!best || distance < best_distance) {
+          best = i;
+          best_distance = distance;
+        }
+      }
+      if (!best) {
+        failure = fmt::format("a '{}' call has no counterpart in the largest run",
+                              core::op_name(group.first.op));
+        return std::nullopt;
+      }
+      used[*best] = true;
+      mapping[m] = refs[*best];
+    }
+  }
+  return mapping;
+}
+
+Alignment align_by_position(std::span<const PhaseRun> runs) {
+  Alignment out;
+  out.method = AlignmentMethod::Position;
+  for (const PhaseRun& run : runs) {
+    AlignedRun aligned;
+    aligned.n = run.n;
+    const std::vector<EventToken>& first = run.ranks.front();
+    for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+      const std::vector<EventToken>& events = run.ranks[r];
+      const bool same_ops = events.size() == first.size() &&
+                            std::equal(events.begin(), events.end(), first.begin(),
+                                       [](const EventToken& a, const EventToken& b) {
+                                         return a.op == b.op && a.tag == b.tag && a.rtag == b.rtag;
+                                       });
+      if (!same_ops) {
+        out.failure = fmt::format("at n = {} ranks 0 and {} make different calls", run.n, r);
+        return out;
+      }
+    }
+    aligned.slot_events.assign(first.size(),
+                               std::vector<std::optional<EventToken>>(run.ranks.size()));
+    aligned.order.assign(run.ranks.size(), {});
+    for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+      for (std::size_t s = 0; s < first.size(); ++s) {
+        aligned.slot_events[s][r] = run.ranks[r][s];
+        aligned.order[r].push_back(static_cast<std::int32_t>(s));
+      }
+    }
+    out.runs.push_back(std::move(aligned));
+  }
+  return out;
+}
+
+Alignment align_by_offset(std::span<const PhaseRun> runs, AlignmentMethod method) {
+  Alignment out;
+  out.method = method;
+  std::vector<std::vector<std::vector<SlotKey>>> keys(runs.size());
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t r = 0; r < runs[i].ranks.size(); ++r) {
+      keys[i].push_back(
+          rank_keys(runs[i].ranks[r], static_cast<std::int64_t>(r), runs[i].n, method));
+    }
+    if (runs[i].n > runs[largest].n) largest = i;
+  }
+  const std::vector<SlotKey> reference = run_slots(keys[largest]);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::vector<SlotKey> slots = run_slots(keys[i]);
+    const auto mapping = map_to_reference(slots, reference, out.failure);
+    if (!mapping) {
+      out.failure = fmt::format("at n = {}: {}", runs[i].n, out.failure);
+      return out;
+    }
+    AlignedRun aligned;
+    aligned.n = runs[i].n;
+    aligned.slot_events.assign(reference.size(),
+                               std::vector<std::optional<EventToken>>(runs[i].ranks.size()));
+    aligned.order.assign(runs[i].ranks.size(), {});
+    for (std::size_t r = 0; r < runs[i].ranks.size(); ++r) {
+      for (std::size_t e = 0; e < keys[i][r].size(); ++e) {
+        const auto local = std::find(slots.begin(), slots.end(), keys[i][r][e]) - slots.begin();
+        const std::int32_t slot = (*mapping)[static_cast<std::size_t>(local)];
+        aligned.slot_events[slot][r] = runs[i].ranks[r][e];
+        aligned.order[r].push_back(slot);
+      }
+    }
+    out.runs.push_back(std::move(aligned));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view alignment_method_name(AlignmentMethod method) {
+  switch (method) {
+    case AlignmentMethod::Position:
+      return "position";
+    case AlignmentMethod::Centered:
+      return "centered offset";
+    case AlignmentMethod::Signed:
+      return "signed offset";
+  }
+  return "?";
+}
+
+std::int64_t absolute_peer(std::int32_t relative, std::int64_t rank, std::int64_t n) {
+  if (relative < 0) return -1;
+  return (rank + relative) % n;
+}
+
+Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method) {
+  if (method == AlignmentMethod::Position) return align_by_position(runs);
+  return align_by_offset(runs, method);
+}
+
+}  // namespace p3s::model

@@ -1,0 +1,54 @@
+#pragma once
+// Matching the events of one phase on every rank and every run to the phase's slots: the k-th
+// communication of an inner rank is the same slot as a border rank's communication in the
+// same direction, and the same slot at n = 16 and n = 36. Border ranks simply lack the slots
+// they have no neighbour for (their null communications, 001 sec. 3.2.1).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "signature/event_token.hpp"
+
+namespace p3s::model {
+
+// One phase in one run: each rank's events of one repetition, peers relative to the rank
+// ((peer - rank) mod n) as the signature writes them; empty for a rank without the phase.
+struct PhaseRun {
+  std::int64_t n = 0;
+  std::vector<std::vector<signature::EventToken>> ranks;
+};
+
+enum class AlignmentMethod : std::uint8_t {
+  Position,  // every rank has the same operations; slot = position (a growing phase allowed)
+  Centered,  // slot = operation and tag with the peer offset taken in (-n/2, n/2]
+  Signed,    // slot = operation and tag with the peer offset peer - rank (non-periodic grids)
+};
+
+std::string_view alignment_method_name(AlignmentMethod method);
+
+struct AlignedRun {
+  std::int64_t n = 0;
+  // slot_events[s][r]: rank r's event in slot s, if it has one.
+  std::vector<std::vector<std::optional<signature::EventToken>>> slot_events;
+  // order[r]: the slots rank r performs, in its order.
+  std::vector<std::vector<std::int32_t>> order;
+};
+
+struct Alignment {
+  AlignmentMethod method = AlignmentMethod::Position;
+  std::vector<AlignedRun> runs;  // as given
+  std::string failure;           // empty when aligned
+  bool aligned() const { return failure.empty(); }
+};
+
+// Position alignment may give each run its own slot count; the other methods give every run
+// the slots of the largest run. Fails (failure says why) when a run has a slot the largest
+// lacks, or, for Position, ranks of one run with different operations.
+Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method);
+
+// World rank of a relative peer; core::kNone stays kNoPeer (-1).
+std::int64_t absolute_peer(std::int32_t relative, std::int64_t rank, std::int64_t n);
+
+}  // namespace p3s::model

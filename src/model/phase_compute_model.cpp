@@ -1,0 +1,191 @@
+#include "model/phase_compute_model.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "model/instruction_groups.hpp"
+#include "model/instruction_prediction.hpp"
+#include "model/scaling_model_search.hpp"
+
+namespace p3s::model {
+namespace {
+
+// Below these, two ranks' compute differ by measurement noise only (the signature's floors).
+constexpr double kCpuNoiseNs = 20'000;
+constexpr double kInstructionNoise = 50'000;
+
+bool counted(const PhaseComputeRun& run) {
+  return !run.instructions.empty();
+}
+
+double mean_of(std::span<const double> values, std::int64_t first, std::int64_t end) {
+  if (end <= first) return 0;
+  const auto begin = values.begin() + first;
+  return std::accumulate(begin, values.begin() + end, 0.0) / static_cast<double>(end - first);
+}
+
+ComputePoint point_of(const PhaseComputeRun& run, double first, double end, double n,
+                      bool measurable) {
+  const auto [a, b] = group_ranks(first, end, run.n);
+  ComputePoint p;
+  p.n = n;
+  p.cpu_ns = mean_of(run.cpu_ns, a, b);
+  if (counted(run)) p.instructions = mean_of(run.instructions, a, b);
+  p.n_measured = run.n;
+  p.workload = run.workload;
+  p.measurable = measurable;
+  return p;
+}
+
+// The group's instructions over its ranks and repetitions in one run.
+double group_total(const PhaseComputeRun& run, double first, double end) {
+  const auto [a, b] = group_ranks(first, end, run.n);
+  double total = 0;
+  for (std::int64_t r = a; r < b; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    total += run.instructions[i] * static_cast<double>(run.weight[i]);
+  }
+  return total;
+}
+
+// The group's shares of the ranks, one group when the runs disagree.
+std::vector<double> group_shares(std::span<const PhaseComputeRun> training, bool counters,
+                                 std::vector<std::string>& notes) {
+  const GroupSimilarity similarity{.ratio = 0.95,
+                                   .floor = counters ? kInstructionNoise : kCpuNoiseNs};
+  std::vector<RunGroups> runs;
+  bool several = false;
+  std::string counts;
+  for (const PhaseComputeRun& run : training) {
+    const auto& values = counters ? run.instructions : run.cpu_ns;
+    runs.push_back({run.n, group_starts(values, similarity)});
+    several |= runs.back().starts.size() > 1;
+    counts +=
+        fmt::format("{}{} at n = {}", counts.empty() ? "" : ", ", runs.back().starts.size(), run.n);
+  }
+  if (auto shares = common_group_shares(runs)) return *shares;
+  if (several) {
+    notes.push_back(fmt::format(
+        "ranks' {} differ by more than 5 % ({} group(s): {}), but not as the same blocks of "
+        "ranks in every run: modelled as one group, the mean over ranks",
+        counters ? "instructions" : "CPU times", runs.back().starts.size(), counts));
+  }
+  return {0.0, 1.0};
+}
+
+// The IPT of one group when its total is practically constant; a note when it is not.
+std::optional<InstructionPrediction> prediction_table(std::span<const PhaseComputeRun> training,
+                                                      double first, double end,
+                                                      const ComputeModelOptions& options,
+                                                      std::vector<std::string>& notes) {
+  std::vector<double> totals;
+  for (const PhaseComputeRun& run : training) totals.push_back(group_total(run, first, end));
+  const double mean =
+      std::accumulate(totals.begin(), totals.end(), 0.0) / static_cast<double>(totals.size());
+  const auto [low, high] = std::minmax_element(totals.begin(), totals.end());
+  if (mean <= 0 || (*high - *low) / mean > options.constant_total_spread) {
+    notes.push_back(fmt::format(
+        "ranks {:.3g}-{:.3g} of n: total instructions are not constant ({:.4g} to {:.4g}, "
+        "{:.1f} %): the phase does not scale strongly, so the IPT does not apply and "
+        "measurable points cannot be placed by instructions",
+        first, end, *low, *high, 100 * (*high - *low) / mean));
+    return std::nullopt;
+  }
+  return InstructionPrediction{mean, end - first};
+}
+
+// Where a measurable run's group belongs on the original workload's n, or why it does not.
+std::optional<double> place(const PhaseComputeRun& run, const ComputePoint& measured,
+                            const std::optional<InstructionPrediction>& table,
+                            const ScalingFit& weight, std::optional<double> workload,
+                            std::vector<std::string>& notes) {
+  if (table && measured.instructions) {
+    if (auto n = table->n_for(*measured.instructions, weight)) return n;
+    notes.push_back(fmt::format(
+        "measurable run at n = {}: {:.4g} instructions per rank match no process count of "
+        "the original workload; point dropped",
+        run.n, *measured.instructions));
+    return std::nullopt;
+  }
+  if (!workload || !run.workload || *run.workload <= 0) {
+    notes.push_back(fmt::format(
+        "measurable run at n = {}: no counters and no declared workload size to place it by; "
+        "point dropped",
+        run.n));
+    return std::nullopt;
+  }
+  const double n = static_cast<double>(run.n) * *workload / *run.workload;
+  if (n < 1) {
+    notes.push_back(fmt::format(
+        "measurable run at n = {}: its workload ({}) gives each rank more work than the "
+        "original at one process; point dropped",
+        run.n, *run.workload));
+    return std::nullopt;
+  }
+  return n;
+}
+
+// Compute per unit of work, which strong scaling keeps constant until the cache regime
+// changes: ns per instruction with counters, else CPU time x n (work per rank ~ 1 / n).
+void report_regime_changes(std::vector<ComputePoint> points, bool counters,
+                           const ComputeModelOptions& options, std::vector<std::string>& notes) {
+  std::sort(points.begin(), points.end(),
+            [](const ComputePoint& a, const ComputePoint& b) { return a.n < b.n; });
+  auto efficiency = [&](const ComputePoint& p) {
+    return counters && p.instructions && *p.instructions > 0 ? p.cpu_ns / *p.instructions
+                                                             : p.cpu_ns * p.n;
+  };
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double before = efficiency(points[i - 1]);
+    const double after = efficiency(points[i]);
+    if (before <= 0 || after <= 0) continue;
+    if (std::abs(after - before) / std::min(before, after) <= options.regime_change) continue;
+    notes.push_back(fmt::format(
+        "{} changes regime between n = {:.4g} and n = {:.4g} ({:.4g} to {:.4g}): cache "
+        "effects; a fit over the small runs alone would miss it",
+        counters ? "CPU time per instruction (ns)" : "CPU time per unit of work (ns x n)",
+        points[i - 1].n, points[i].n, before, after));
+  }
+}
+
+}  // namespace
+
+PhaseCompute model_phase_compute(std::span<const PhaseComputeRun> training,
+                                 std::span<const PhaseComputeRun> measurable,
+                                 const ScalingFit& weight, std::optional<double> workload,
+                                 const ComputeModelOptions& options) {
+  PhaseCompute compute;
+  const bool counters = std::all_of(training.begin(), training.end(), counted);
+  const std::vector<double> shares = group_shares(training, counters, compute.notes);
+  for (std::size_t j = 0; j + 1 < shares.size(); ++j) {
+    InstructionGroup group;
+    group.first = shares[j];
+    group.end = shares[j + 1];
+    for (const PhaseComputeRun& run : training) {
+      group.points.push_back(
+          point_of(run, group.first, group.end, static_cast<double>(run.n), false));
+    }
+    std::optional<InstructionPrediction> table;
+    if (counters)
+      table = prediction_table(training, group.first, group.end, options, compute.notes);
+    if (table) group.total_instructions = table->total;
+    for (const PhaseComputeRun& run : measurable) {
+      ComputePoint p = point_of(run, group.first, group.end, 0, true);
+      const auto n = place(run, p, table, weight, workload, compute.notes);
+      if (!n) continue;
+      p.n = *n;
+      group.points.push_back(p);
+    }
+    std::vector<ScalingPoint> fit_points;
+    for (const ComputePoint& p : group.points) fit_points.push_back({p.n, p.cpu_ns});
+    group.per_rank_ns = fit_scaling_model(fit_points);
+    if (counters || workload) report_regime_changes(group.points, counters, options, compute.notes);
+    compute.groups.push_back(std::move(group));
+  }
+  return compute;
+}
+
+}  // namespace p3s::model

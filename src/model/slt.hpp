@@ -1,0 +1,130 @@
+#pragma once
+// The Scalable Logical Trace (SLT): what `p3s model` learns from runs at a few n and
+// `p3s generate` instantiates at any N. Everything is a rule or a fit in n, with its quality;
+// the compute model is the only machine-dependent part and is kept apart, in Slt::compute
+// (format in core/FORMATS.md, "Scalable Logical Trace").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/op.hpp"
+#include "core/run_dir.hpp"
+#include "model/scaling_fit.hpp"
+#include "model/slot_sequence.hpp"
+
+namespace p3s::model {
+
+inline constexpr std::string_view kSltFormat = "p3s-slt 1";
+
+// One communication (or collective, or completion) of a phase: a slot every rank has, absent
+// on the ranks whose peer rule says kNoPeer (border ranks: null communications).
+struct SlotModel {
+  core::Op op = core::Op::Barrier;
+  std::int32_t tag = -1;
+  std::int32_t rtag = -1;
+  bool sends = false;     // has a destination
+  bool receives = false;  // has a source
+  bool rooted = false;
+  std::optional<ScalingFit> bytes;   // send side / contribution, bytes per rank in n
+  std::optional<ScalingFit> rbytes;  // receive side
+};
+
+// The order each rank performs its slots in: variants[r mod modulus] lists slot indices; a
+// rank skips the slots it has no peer in. One variant when every rank uses the same order
+// (a ring's even and odd ranks need two).
+struct SlotOrder {
+  std::int64_t modulus = 1;
+  std::vector<std::vector<std::int32_t>> variants;
+};
+
+// A pattern that no rule explains: the largest run's events, rank by rank, carried to N only
+// with --carry-nearest (tiled in blocks of `n` ranks, peers as offsets within the block).
+struct CarriedRankEvent {
+  core::Op op = core::Op::Barrier;
+  std::int32_t dst = -1;  // offset (peer - rank) mod n, or -1
+  std::int32_t src = -1;
+  std::int32_t root = -1;
+  std::int32_t tag = -1;
+  std::int32_t rtag = -1;
+  std::int64_t bytes = 0;
+  std::int64_t rbytes = 0;
+  bool operator==(const CarriedRankEvent&) const = default;
+};
+
+struct CarriedPattern {
+  std::int64_t n = 0;
+  std::vector<std::vector<CarriedRankEvent>> ranks;
+};
+
+struct PhaseModel {
+  std::int32_t index = 0;
+  std::string name;
+  std::vector<std::int64_t> runs_n;  // the training runs this phase appeared in
+  ScalingFit weight;
+  bool pattern_modelled = false;
+  std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
+  std::vector<std::string> failures;  // why the pattern is not modelled, naming ranks
+  std::vector<SlotModel> slots;       // fixed count; a growing phase has one repeated slot
+  std::optional<SlotSequenceModel> dst_rules;
+  std::optional<SlotSequenceModel> src_rules;
+  std::optional<SlotSequenceModel> root_rules;
+  bool growing = false;  // slot count is dst_rules/src_rules' slot_count at n
+  SlotOrder order;
+  std::optional<CarriedPattern> carried;
+};
+
+// One point the computation regression model (CRM) was fitted to: a training run at n, or a
+// measurable point, a run of a smaller workload at n_measured placed at the n where the
+// original workload gives each rank the same work (or the same instructions).
+struct ComputePoint {
+  double n = 0;
+  double cpu_ns = 0;                   // mean over the group's ranks of a repetition's CPU time
+  std::optional<double> instructions;  // the same in instructions, with counters
+  std::int64_t n_measured = 0;
+  std::optional<double> workload;  // declared size of the run's workload
+  bool measurable = false;
+  bool operator==(const ComputePoint&) const = default;
+};
+
+// An instruction group (IG): a block of ranks, [first, end) as shares of n, whose compute in a
+// phase is within 95 % of each other (001 sec. 3.3), with its own CRM.
+struct InstructionGroup {
+  double first = 0;
+  double end = 1;
+  ScalingFit per_rank_ns;  // CPU ns of one repetition on one rank of the group, in n
+  // The IPT's constant total: the group's instructions over all its ranks and repetitions;
+  // absent without counters or when the total is not constant.
+  std::optional<double> total_instructions;
+  std::vector<ComputePoint> points;
+  bool operator==(const InstructionGroup&) const = default;
+};
+
+struct PhaseCompute {
+  std::vector<InstructionGroup> groups;  // cover the ranks in order
+  std::vector<double> slot_shares;       // share of a repetition's compute before each slot
+  std::vector<std::string> notes;        // non-constant totals, CPI regime changes, dropped points
+  bool operator==(const PhaseCompute&) const = default;
+};
+
+// The machine-dependent part of the SLT: how long each phase's compute takes on the machine
+// the runs were made on. Parallel to Slt::phases.
+struct MachineCompute {
+  std::string machine;                     // host the compute was measured on
+  std::string metric = "cpu_time";         // or "instructions": groups and points by counters
+  std::optional<core::Workload> workload;  // the training runs' declared workload
+  std::vector<PhaseCompute> phases;
+  bool operator==(const MachineCompute&) const = default;
+};
+
+struct Slt {
+  std::string application;         // the traced command
+  std::vector<std::int64_t> runs;  // training process counts
+  std::optional<std::int64_t> holdout_n;
+  std::vector<PhaseModel> phases;
+  std::vector<std::string> notes;  // phases seen in only some runs, etc.
+  MachineCompute compute;
+};
+
+}  // namespace p3s::model

@@ -1,0 +1,190 @@
+#include "model/slt_scaled_trace.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "model/instruction_groups.hpp"
+
+namespace p3s::model {
+namespace {
+
+std::int64_t bytes_at(const std::optional<ScalingFit>& fit, int n) {
+  if (!fit) return 0;
+  return std::max<std::int64_t>(0, std::llround(fit->at(n)));
+}
+
+bool point_to_point(core::Op op) {
+  return core::op_kind(op) == core::OpKind::PointToPoint;
+}
+
+std::int64_t slot_count(const PhaseModel& phase, int n) {
+  if (!phase.growing) return static_cast<std::int64_t>(phase.slots.size());
+  const auto& rules = phase.dst_rules ? phase.dst_rules : phase.src_rules;
+  return rules ? rules->slot_count.at(n) : 0;
+}
+
+PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n, std::int64_t slot) {
+  if (!rules || !used) return [](std::int64_t) { return kNoPeer; };
+  return rules->rule_for(slot).at(n, slot);
+}
+
+}  // namespace
+
+double SltScaledTrace::InstantiatedPhase::compute_ns(int rank) const {
+  for (const GroupCompute& g : groups) {
+    if (rank < g.end) return g.ns;
+  }
+  return 0;
+}
+
+SltScaledTrace::SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOptions& options)
+    : nprocs_(nprocs) {
+  if (nprocs < 1) throw std::domain_error("the process count must be at least 1");
+  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
+    const PhaseModel& phase = slt.phases[k];
+    InstantiatedPhase inst;
+    inst.model = &phase;
+    if (k < slt.compute.phases.size()) {
+      const PhaseCompute& compute = slt.compute.phases[k];
+      for (const InstructionGroup& g : compute.groups) {
+        inst.groups.push_back(
+            {group_ranks(g.first, g.end, nprocs).second, std::max(0.0, g.per_rank_ns.at(nprocs))});
+      }
+      inst.slot_shares = compute.slot_shares;
+    }
+    if (!phase.pattern_modelled) {
+      if (!options.carry_nearest || !phase.carried) {
+        throw std::domain_error(fmt::format(
+            "{}: its communication pattern is not modelled ({}); generate refuses N = {} "
+            "(--carry-nearest tiles the largest run's pattern instead)",
+            phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
+      }
+      if (nprocs % phase.carried->n != 0) {
+        throw std::domain_error(
+            fmt::format("{}: carrying the pattern of n = {} needs N a "
+                        "multiple of {}",
+                        phase.name, phase.carried->n, phase.carried->n));
+      }
+      warnings_.push_back(
+          fmt::format("{}: NOT MODELLED -- the pattern measured at n = {} is "
+                      "carried to N = {} by tiling; its peers are a guess",
+                      phase.name, phase.carried->n, nprocs));
+    } else {
+      try {
+        const std::int64_t count = slot_count(phase, nprocs);
+        for (std::int64_t s = 0; s < count; ++s) {
+          const SlotModel& model = phase.slots[phase.growing ? 0 : static_cast<std::size_t>(s)];
+          InstantiatedSlot slot;
+          slot.model = &model;
+          slot.dst = map_of(phase.dst_rules, model.sends, nprocs, s);
+          slot.src = map_of(phase.src_rules, model.receives, nprocs, s);
+          slot.root = map_of(phase.root_rules, model.rooted, nprocs, s);
+          slot.bytes = bytes_at(model.bytes, nprocs);
+          slot.rbytes = bytes_at(model.rbytes, nprocs);
+          inst.slots.push_back(std::move(slot));
+        }
+      } catch (const std::domain_error& e) {
+        throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
+      }
+    }
+    phases_.push_back({phase.name, std::max(0.0, std::round(phase.weight.at(nprocs)))});
+    instantiated_.push_back(std::move(inst));
+  }
+}
+
+void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>& out) const {
+  const InstantiatedPhase& inst = instantiated_.at(static_cast<std::size_t>(phase));
+  if (!inst.model->pattern_modelled) {
+    carried_events(inst, rank, out);
+    return;
+  }
+  const PhaseModel& model = *inst.model;
+  std::vector<std::int32_t> sequence;
+  if (model.growing) {
+    sequence.resize(inst.slots.size());
+    std::iota(sequence.begin(), sequence.end(), 0);
+  } else {
+    sequence = model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
+  }
+  // Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
+  // all of them, as the phases' bodies did in the runs.
+  std::vector<core::RequestRecord> pending;
+  std::int64_t next_request = 0;
+  const double compute = inst.compute_ns(rank);
+  for (std::int32_t s : sequence) {
+    const InstantiatedSlot& slot = inst.slots[static_cast<std::size_t>(s)];
+    const SlotModel& m = *slot.model;
+    core::Event e;
+    e.op = m.op;
+    const auto index = static_cast<std::size_t>(s);
+    e.burst_cpu = std::llround(compute * (index < inst.slot_shares.size()
+                                              ? inst.slot_shares[index]
+                                              : 1.0 / static_cast<double>(inst.slots.size())));
+    if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
+    if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
+    if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) continue;
+    if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
+    if (e.dst != core::kNone || !point_to_point(m.op)) {
+      e.tag = m.tag;
+      e.bytes = slot.bytes;
+    }
+    if (e.src != core::kNone || !point_to_point(m.op)) {
+      e.rtag = m.rtag;
+      e.rbytes = slot.rbytes;
+    }
+    if (core::is_nonblocking(m.op) && point_to_point(m.op)) {
+      e.req = next_request++;
+      const bool send = e.dst != core::kNone;
+      pending.push_back(
+          {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
+    } else if (m.op == core::Op::Wait && !pending.empty()) {
+      e.requests = {pending.front()};
+      pending.erase(pending.begin());
+    } else if (m.op == core::Op::Waitall) {
+      e.requests = std::move(pending);
+      pending.clear();
+    }
+    out.push_back(std::move(e));
+  }
+}
+
+void SltScaledTrace::carried_events(const InstantiatedPhase& inst, int rank,
+                                    std::vector<core::Event>& out) const {
+  const CarriedPattern& carried = *inst.model->carried;
+  const std::int64_t block = rank / carried.n * carried.n;
+  const auto& events = carried.ranks[static_cast<std::size_t>(rank % carried.n)];
+  auto peer = [&](std::int32_t relative) {
+    if (relative < 0) return relative;
+    return static_cast<std::int32_t>(block + (rank - block + relative) % carried.n);
+  };
+  for (const CarriedRankEvent& c : events) {
+    core::Event e;
+    e.op = c.op;
+    e.burst_cpu = std::llround(inst.compute_ns(rank) /
+                               static_cast<double>(std::max<std::size_t>(1, events.size())));
+    e.dst = peer(c.dst);
+    e.src = peer(c.src);
+    e.root = peer(c.root);
+    e.tag = c.tag;
+    e.rtag = c.rtag;
+    e.bytes = c.bytes;
+    e.rbytes = c.rbytes;
+    out.push_back(std::move(e));
+  }
+}
+
+double SltScaledTrace::compute_ns(int phase, int rank) const {
+  return instantiated_.at(static_cast<std::size_t>(phase)).compute_ns(rank);
+}
+
+std::vector<core::Communicator> SltScaledTrace::communicators(int) const {
+  core::Communicator world;
+  world.members.resize(static_cast<std::size_t>(nprocs_));
+  std::iota(world.members.begin(), world.members.end(), 0);
+  return {world};
+}
+
+}  // namespace p3s::model

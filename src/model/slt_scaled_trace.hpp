@@ -1,0 +1,68 @@
+#pragma once
+// The SLT instantiated at N processes: a core::ScaledTrace whose rules, volumes, weights and
+// compute are evaluated once for N, so each rank's events cost a few operations per event
+// and nothing is kept per rank.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/scaled_trace.hpp"
+#include "model/slt.hpp"
+
+namespace p3s::model {
+
+struct InstantiateOptions {
+  // Phases whose pattern is not modelled are refused unless this is set; then the largest
+  // run's pattern is tiled over N in blocks of its size (N must be a multiple of it).
+  bool carry_nearest = false;
+};
+
+class SltScaledTrace final : public core::ScaledTrace {
+ public:
+  // Throws std::domain_error when N is outside what the rules define (a square grid at a
+  // non-square N) or a phase is not modelled and carrying was not asked for; the message
+  // names the phase.
+  SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOptions& options = {});
+
+  int nprocs() const override { return nprocs_; }
+  const std::vector<core::ScaledPhase>& phases() const override { return phases_; }
+  void phase_events(int phase, int rank, std::vector<core::Event>& out) const override;
+  std::vector<core::Communicator> communicators(int rank) const override;
+
+  // CPU ns of one repetition of `phase` on `rank`, from its instruction group's CRM.
+  double compute_ns(int phase, int rank) const;
+
+  // What was carried instead of modelled, in words (empty when everything is modelled).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  struct InstantiatedSlot {
+    const SlotModel* model = nullptr;
+    PeerMap dst, src, root;
+    std::int64_t bytes = 0;
+    std::int64_t rbytes = 0;
+  };
+  // One instruction group at N: ranks below `end` (and above the previous group's) compute
+  // `ns` per repetition.
+  struct GroupCompute {
+    std::int64_t end = 0;
+    double ns = 0;
+  };
+  struct InstantiatedPhase {
+    const PhaseModel* model = nullptr;
+    std::vector<InstantiatedSlot> slots;
+    std::vector<GroupCompute> groups;
+    std::vector<double> slot_shares;
+    double compute_ns(int rank) const;
+  };
+
+  void carried_events(const InstantiatedPhase& phase, int rank,
+                      std::vector<core::Event>& out) const;
+
+  int nprocs_ = 0;
+  std::vector<core::ScaledPhase> phases_;
+  std::vector<InstantiatedPhase> instantiated_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace p3s::model

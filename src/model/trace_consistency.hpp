@@ -1,0 +1,20 @@
+#pragma once
+// Whether a scaled trace could run: in every phase each send has its receive at the peer
+// (same bytes and tag) and each collective is called by every member of its communicator.
+#include <string>
+#include <vector>
+
+#include "core/scaled_trace.hpp"
+
+namespace p3s::model {
+
+struct ConsistencyReport {
+  std::vector<std::string> problems;  // the first few, naming phase and ranks
+  std::size_t problem_count = 0;
+  bool consistent() const { return problem_count == 0; }
+};
+
+// Walks every rank of every phase once; memory grows with one phase's unmatched messages.
+ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t reported = 8);
+
+}  // namespace p3s::model

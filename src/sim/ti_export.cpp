@@ -1,0 +1,214 @@
+#include "sim/ti_export.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include "sim/rank_program.hpp"
+
+namespace p3s::sim {
+namespace {
+
+using core::Op;
+
+struct Segment {
+  int phase;
+  long long repetitions;
+};
+
+// Appends rank `rank`'s actions for one repetition of a compiled phase. The replay's actions
+// (SimGrid 3.32, src/smpi/internals/smpi_replay.cpp) count in MPI_BYTE, the default type when
+// `init` has no argument; their peers and roots are world ranks.
+class ActionWriter {
+ public:
+  ActionWriter(int rank, int nprocs, double host_speed, fmt::memory_buffer& out)
+      : rank_(rank), nprocs_(nprocs), host_speed_(host_speed), out_(out) {}
+
+  void write(const RankProgram& program) {
+    for (const Step& s : program.steps) step(s, program);
+  }
+
+ private:
+  template <typename... Args>
+  void line(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(out_), "{} ", rank_);
+    fmt::format_to(std::back_inserter(out_), format, std::forward<Args>(args)...);
+    out_.push_back('\n');
+  }
+
+  void step(const Step& s, const RankProgram& program) {
+    if (s.compute_seconds > 0) line("compute {}", s.compute_seconds * host_speed_);
+    switch (core::op_kind(s.op)) {
+      case core::OpKind::PointToPoint: return point_to_point(s);
+      case core::OpKind::Completion:
+        for (std::uint32_t i = 0; i < s.record_count; ++i) wait(program.records[s.first_record + i]);
+        return;
+      case core::OpKind::Persistent: return persistent(s, program);
+      case core::OpKind::Collective: return collective(s);
+      case core::OpKind::CommCreate:
+      case core::OpKind::Finalize: return;
+    }
+  }
+
+  void point_to_point(const Step& s) {
+    switch (s.op) {
+      case Op::Send: case Op::Ssend: case Op::Bsend: case Op::Rsend:
+        if (s.dst != core::kNone) line("send {} {} {}", s.dst, s.tag, s.bytes);
+        return;
+      case Op::Isend: case Op::Issend:
+        if (s.dst != core::kNone) started(true, s.req, s.dst, s.tag, s.bytes);
+        return;
+      case Op::Recv:
+        if (s.src != core::kNone) line("recv {} {} {}", s.src, s.rtag, s.rbytes);
+        return;
+      case Op::Irecv:
+        if (s.src != core::kNone) started(false, s.req, s.src, s.rtag, s.rbytes);
+        return;
+      case Op::Sendrecv: case Op::SendrecvReplace:
+        line("sendRecv {} {} {} {}", s.bytes, s.dst, s.rbytes, s.src);
+        return;
+      default:
+        return;
+    }
+  }
+
+  // An isend or irecv, remembered so that its completion can name it as the replay's `wait`
+  // does: by source, destination and tag.
+  void started(bool send, std::int64_t req, std::int32_t peer, std::int32_t tag, std::int64_t bytes) {
+    line("{} {} {} {}", send ? "isend" : "irecv", peer, tag, bytes);
+    p2p_requests_.insert(req);
+  }
+
+  void wait(const core::RequestRecord& r) {
+    if (p2p_requests_.erase(r.req) == 0) return;  // a collective's, replayed as blocking
+    if (r.send) {
+      line("wait {} {} {}", rank_, r.peer, r.tag);
+    } else {
+      line("wait {} {} {}", r.peer, rank_, r.tag);
+    }
+  }
+
+  void persistent(const Step& s, const RankProgram& program) {
+    if (s.op == Op::Start) {
+      if (s.dst != core::kNone) return started(true, s.req, s.dst, s.tag, s.bytes);
+      if (s.src != core::kNone) started(false, s.req, s.src, s.rtag, s.rbytes);
+      return;
+    }
+    if (s.op != Op::Startall) return;
+    for (std::uint32_t i = 0; i < s.record_count; ++i) {
+      const core::RequestRecord& r = program.records[s.first_record + i];
+      if (r.peer != core::kNone) started(r.send, r.req, r.peer, r.tag, r.bytes);
+    }
+  }
+
+  std::string even(std::int64_t per_peer) const {
+    std::string counts;
+    for (int i = 0; i < nprocs_; ++i) counts += fmt::format("{}{}", i ? " " : "", per_peer);
+    return counts;
+  }
+
+  // The same counts the simulator gives SMPI (collective_calls.cpp), so both replay alike.
+  void collective(const Step& s) {
+    if (s.comm != 0) {
+      throw std::invalid_argument(fmt::format(
+          "rank {}: a {} on communicator {}: TI traces have collectives on the world only",
+          rank_, core::op_name(s.op), s.comm));
+    }
+    const std::int64_t both = std::max(s.bytes, s.rbytes);
+    const std::int64_t send_peer = s.bytes / nprocs_, recv_peer = s.rbytes / nprocs_;
+    switch (s.op) {
+      case Op::Barrier: case Op::Ibarrier: return line("barrier");
+      case Op::Bcast: case Op::Ibcast: return line("bcast {} {}", both, s.root);
+      case Op::Reduce: case Op::Ireduce: return line("reduce {} 0 {}", both, s.root);
+      case Op::Allreduce: case Op::Iallreduce: return line("allreduce {} 0", both);
+      case Op::Scan: case Op::Iscan: return line("scan {} 0", both);
+      case Op::Exscan: case Op::Iexscan: return line("exscan {} 0", both);
+      case Op::Gather: case Op::Igather:
+        return line("gather {} {} {}", s.bytes, std::max(s.bytes, recv_peer), s.root);
+      case Op::Allgather: case Op::Iallgather:
+        return line("allgather {} {}", s.bytes, std::max(s.bytes, recv_peer));
+      case Op::Scatter: case Op::Iscatter:
+        return line("scatter {} {} {}", send_peer, s.rbytes, s.root);
+      case Op::Alltoall: case Op::Ialltoall:
+        return line("alltoall {} {}", send_peer, recv_peer);
+      case Op::Gatherv: case Op::Igatherv:
+        return line("gatherv {} {} {}", s.bytes, even(recv_peer), s.root);
+      case Op::Allgatherv: case Op::Iallgatherv:
+        return line("allgatherv {} {}", s.bytes, even(recv_peer));
+      case Op::Scatterv: case Op::Iscatterv:
+        return line("scatterv {} {} {}", even(send_peer), s.rbytes, s.root);
+      case Op::Alltoallv: case Op::Ialltoallv:
+        return line("alltoallv {} {} {} {}", s.bytes, even(send_peer), s.rbytes, even(recv_peer));
+      case Op::ReduceScatter: case Op::IreduceScatter:
+      case Op::ReduceScatterBlock: case Op::IreduceScatterBlock:
+        return line("reducescatter {} 0", even(s.rbytes));
+      default:
+        throw std::invalid_argument(fmt::format("rank {}: {} has no TI action", rank_, core::op_name(s.op)));
+    }
+  }
+
+  int rank_;
+  int nprocs_;
+  double host_speed_;
+  fmt::memory_buffer& out_;
+  std::unordered_set<std::int64_t> p2p_requests_;
+};
+
+std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::filesystem::path& dir,
+                                   const std::vector<Segment>& segments, const TiExportOptions& o) {
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path list_path = dir / "ti.list";
+  std::ofstream list(list_path);
+  std::vector<core::Event> events;
+  fmt::memory_buffer text;
+  for (int rank = 0; rank < trace.nprocs(); ++rank) {
+    const std::filesystem::path rank_path = dir / fmt::format("rank-{:05}.ti", rank);
+    list << std::filesystem::absolute(rank_path).string() << '\n';
+    text.clear();
+    fmt::format_to(std::back_inserter(text), "{} init\n", rank);
+    ActionWriter writer(rank, trace.nprocs(), o.host_speed, text);
+    for (const Segment& segment : segments) {
+      events.clear();
+      trace.phase_events(segment.phase, rank, events);
+      const RankProgram program = compile_rank_program(events, o.cpu_speedup);
+      for (long long rep = 0; rep < segment.repetitions; ++rep) writer.write(program);
+    }
+    fmt::format_to(std::back_inserter(text), "{} finalize\n", rank);
+    std::ofstream out(rank_path, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out.flush()) throw std::runtime_error("cannot write " + rank_path.string());
+  }
+  if (!list.flush()) throw std::runtime_error("cannot write " + list_path.string());
+  return list_path;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> export_ti(const core::ScaledTrace& trace,
+                                             const std::filesystem::path& dir,
+                                             const TiExportOptions& options) {
+  if (!(options.host_speed > 0) || !(options.cpu_speedup > 0)) {
+    throw std::invalid_argument("host speed and CPU speedup must be positive");
+  }
+  const std::vector<core::ScaledPhase>& phases = trace.phases();
+  if (options.mode == SimMode::Full) {
+    std::vector<Segment> segments;
+    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+      segments.push_back({p, std::llround(phases[static_cast<std::size_t>(p)].weight)});
+    }
+    return {write_traces(trace, dir, segments, options)};
+  }
+  std::vector<std::filesystem::path> lists;
+  for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+    lists.push_back(write_traces(trace, dir / fmt::format("phase-{}", p),
+                                 {{p, 1LL + options.measured_repetitions}}, options));
+  }
+  return lists;
+}
+
+}  // namespace p3s::sim

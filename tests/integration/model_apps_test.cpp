@@ -1,0 +1,127 @@
+// Logical truth of the model: each test app is traced at 4 small process counts, modelled,
+// generated at a large N, then traced for real at N (oversubscribed) and every rank's calls,
+// peers and bytes in the modelled phase compared with the real run's, and the weight with the
+// app's iteration count.
+#include <gtest/gtest.h>
+
+#include "integration/run_helpers.hpp"
+#include "model/logical_phases.hpp"
+#include "model/phase_alignment.hpp"
+#include "model/slt_json.hpp"
+#include "model/slt_scaled_trace.hpp"
+#include "model/trace_consistency.hpp"
+#include "signature/signature_json.hpp"
+
+namespace p3s::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct AppCase {
+  std::string app;
+  std::vector<int> training;
+  int big_n;
+  std::string size;
+  int iterations;
+};
+
+std::string fmt_n(const std::string& app, int n) {
+  return app + "-" + std::to_string(n);
+}
+
+signature::Signature traced_signature(const fs::path& dir, int n, const AppCase& c) {
+  const CommandResult traced = trace_app(dir, n, c.app, {c.size, std::to_string(c.iterations)});
+  EXPECT_EQ(traced.exit_code, 0) << traced.output;
+  const CommandResult sig = run_command({p3s_bin(), "signature", dir.string()});
+  EXPECT_EQ(sig.exit_code, 0) << sig.output;
+  return signature::read_signature(dir / "signature.json");
+}
+
+void check_logical_truth(const AppCase& c) {
+  const fs::path work = scratch_dir("model_" + c.app);
+  std::vector<std::string> model_cmd = {p3s_bin(), "model"};
+  for (int n : c.training) {
+    const fs::path dir = work / fmt_n(c.app, n);
+    traced_signature(dir, n, c);
+    model_cmd.push_back(dir.string());
+  }
+  const fs::path slt_file = work / "app.slt";
+  model_cmd.insert(model_cmd.end(), {"-o", slt_file.string()});
+  const CommandResult modelled = run_command(model_cmd);
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  const CommandResult generated =
+      run_command({p3s_bin(), "generate", slt_file.string(), "-n", std::to_string(c.big_n), "-o",
+                   (work / "st4np").string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  ASSERT_TRUE(fs::exists(work / "st4np" / "st4np.txt"));
+
+  const model::Slt slt = model::read_slt(slt_file);
+  const model::SltScaledTrace predicted(slt, c.big_n);
+  EXPECT_TRUE(model::check_consistency(predicted).consistent());
+  const model::LogicalRun real =
+      model::logical_phases(traced_signature(work / fmt_n(c.app, c.big_n), c.big_n, c));
+  ASSERT_FALSE(slt.phases.empty());
+  ASSERT_GE(real.phases.size(), 1u);
+  // The main loop is the first logical phase on every rank.
+  const model::LogicalPhase& loop = real.phases.front();
+  EXPECT_TRUE(slt.phases.front().pattern_modelled) << modelled.output;
+  EXPECT_EQ(predicted.phases().front().weight, c.iterations);
+  double predicted_bytes = 0;
+  double real_bytes = 0;
+  std::vector<core::Event> events;
+  for (int r = 0; r < c.big_n; ++r) {
+    events.clear();
+    predicted.phase_events(0, r, events);
+    const auto& tokens = loop.ranks[static_cast<std::size_t>(r)].events;
+    EXPECT_EQ(loop.ranks[static_cast<std::size_t>(r)].weight, c.iterations) << "rank " << r;
+    ASSERT_EQ(events.size(), tokens.size()) << "rank " << r;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      EXPECT_EQ(events[i].op, tokens[i].op) << "rank " << r << " event " << i;
+      EXPECT_EQ(events[i].dst, model::absolute_peer(tokens[i].dst, r, c.big_n))
+          << "rank " << r << " event " << i;
+      EXPECT_EQ(events[i].src, model::absolute_peer(tokens[i].src, r, c.big_n))
+          << "rank " << r << " event " << i;
+      predicted_bytes += static_cast<double>(events[i].bytes + events[i].rbytes);
+      real_bytes += static_cast<double>(tokens[i].bytes + tokens[i].rbytes);
+    }
+  }
+  EXPECT_LE(std::abs(predicted_bytes - real_bytes), 0.02 * real_bytes);
+}
+
+TEST(ModelApps, Stencil2dFrom1To16PredictsN144) {
+  check_logical_truth({"app_stencil2d", {1, 4, 9, 16}, 144, "8", 20});
+}
+
+TEST(ModelApps, ButterflyFrom2To16PredictsN128) {
+  check_logical_truth({"app_butterfly", {2, 4, 8, 16}, 128, "16", 20});
+}
+
+TEST(ModelApps, RingFrom2To5PredictsN40) {
+  check_logical_truth({"app_ring", {2, 3, 4, 5}, 40, "16", 20});
+}
+
+TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {
+  const AppCase c{"app_random_peers", {2, 3, 4, 5}, 10, "16", 20};
+  const fs::path work = scratch_dir("model_random_peers");
+  std::vector<std::string> model_cmd = {p3s_bin(), "model"};
+  for (int n : c.training) {
+    const fs::path dir = work / fmt_n(c.app, n);
+    traced_signature(dir, n, c);
+    model_cmd.push_back(dir.string());
+  }
+  const fs::path slt_file = work / "app.slt";
+  model_cmd.insert(model_cmd.end(), {"-o", slt_file.string()});
+  const CommandResult modelled = run_command(model_cmd);
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  EXPECT_NE(modelled.output.find("NOT MODELLED"), std::string::npos) << modelled.output;
+  const CommandResult refused = run_command(
+      {p3s_bin(), "generate", slt_file.string(), "-n", "10", "-o", (work / "st4np").string()});
+  EXPECT_NE(refused.exit_code, 0) << refused.output;
+  EXPECT_NE(refused.output.find("refused"), std::string::npos) << refused.output;
+  const CommandResult carried = run_command({p3s_bin(), "generate", slt_file.string(), "-n", "10",
+                                             "-o", (work / "carried").string(), "--carry-nearest"});
+  EXPECT_NE(carried.output.find("NOT MODELLED"), std::string::npos) << carried.output;
+}
+
+}  // namespace
+}  // namespace p3s::testing
