@@ -20,11 +20,19 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-// A run's signature: its signature.json when `p3s signature` was run, else analysed now.
+// A run's signature with every rank's phases, relevant or not: ranks' phases are related by
+// position, which a phase relevant on some ranks only would shift (the model applies the
+// threshold to each logical phase as a whole). Its signature.json serves when `p3s signature
+// --threshold 0` wrote it; otherwise the run is analysed again.
 signature::Signature signature_of(const std::string& run) {
   const fs::path file = fs::path(run) / signature::kSignatureFile;
-  if (fs::exists(file)) return signature::read_signature(file);
-  return signature::analyse_run(run);
+  if (fs::exists(file)) {
+    signature::Signature sig = signature::read_signature(file);
+    if (sig.threshold == 0) return sig;
+  }
+  signature::AnalysisOptions options;
+  options.phases.threshold = 0;
+  return signature::analyse_run(run, options);
 }
 
 void print_phase(const model::PhaseModel& p) {
@@ -75,6 +83,7 @@ int run_model(const Args& args) {
   std::string holdout;
   std::vector<std::string> measurable;
   std::string output = "app.slt";
+  double threshold = 0.01;
   desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
                                                  "run directories at different process counts")(
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
@@ -100,6 +109,7 @@ int run_model(const Args& args) {
     return 0;
   }
   po::notify(vm);
+  if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
 
   std::vector<model::LogicalRun> logical;
   std::string application;
@@ -116,7 +126,7 @@ int run_model(const Args& args) {
     points.push_back(model::logical_phases(signature_of(run)));
   model::Slt slt;
   try {
-    slt = model::build_slt(logical, points);
+    slt = model::build_slt(logical, points, threshold);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

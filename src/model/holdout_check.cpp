@@ -30,9 +30,14 @@ std::string holdout_report(const Slt& slt, const LogicalRun& holdout) {
   out += fmt::format("  {:<10} {:<12} {:>10} {:>10} {:>10}\n", "phase", "pattern", "volume %",
                      "weight %", "compute %");
   std::vector<core::Event> events;
-  for (std::size_t k = 0; k < slt.phases.size() && k < holdout.phases.size(); ++k) {
+  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     const PhaseModel& model = slt.phases[k];
-    const LogicalPhase& actual = holdout.phases[k];
+    const auto position = static_cast<std::size_t>(model.index);
+    if (position >= holdout.phases.size()) {
+      out += fmt::format("  {:<10} has no counterpart at n = {}\n", model.name, holdout.n);
+      continue;
+    }
+    const LogicalPhase& actual = holdout.phases[position];
     std::string pattern = model.pattern_modelled ? "exact" : "not modelled";
     double predicted_bytes = 0;
     double actual_bytes = 0;

@@ -15,7 +15,7 @@ std::vector<LogicalRankPhase> merge_rank(const signature::RankPhases& rank) {
                              [&](const LogicalRankPhase& m) { return m.events == phase.events; });
     if (same == merged.end()) {
       merged.push_back({phase.events, 0, 0.0, 0.0, std::vector<double>(phase.events.size(), 0.0),
-                        phase.first_event});
+                        phase.first_event, 0.0});
       same = merged.end() - 1;
     }
     const double old_weight = static_cast<double>(same->weight);
@@ -30,6 +30,7 @@ std::vector<LogicalRankPhase> merge_rank(const signature::RankPhases& rank) {
         (same->instructions * old_weight + phase.instructions.mean() * weight) / total;
     same->weight += phase.weight;
     same->first_event = std::min(same->first_event, phase.first_event);
+    same->share += phase.share_of(rank.run_ns);
   }
   std::sort(merged.begin(), merged.end(),
             [](const auto& a, const auto& b) { return a.first_event < b.first_event; });
@@ -37,6 +38,12 @@ std::vector<LogicalRankPhase> merge_rank(const signature::RankPhases& rank) {
 }
 
 }  // namespace
+
+double LogicalPhase::relevance() const {
+  double most = 0;
+  for (const LogicalRankPhase& r : ranks) most = std::max(most, r.share);
+  return most;
+}
 
 LogicalRun logical_phases(const signature::Signature& sig) {
   LogicalRun out;

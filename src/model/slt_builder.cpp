@@ -366,7 +366,8 @@ std::optional<core::Workload> common_workload(const std::vector<const LogicalRun
 
 }  // namespace
 
-Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable) {
+Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable,
+              double threshold) {
   std::vector<const LogicalRun*> sorted;
   for (const LogicalRun& run : runs) sorted.push_back(&run);
   std::sort(sorted.begin(), sorted.end(),
@@ -395,6 +396,16 @@ Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>
                                     [](const LogicalRun* r) { return r->instructions; });
   slt.compute.metric = counters ? "instructions" : "cpu_time";
   for (std::size_t k = 0; k < common; ++k) {
+    const bool relevant = std::any_of(sorted.begin(), sorted.end(), [&](const LogicalRun* run) {
+      return run->phases[k].relevance() >= threshold;
+    });
+    if (!relevant) {
+      slt.notes.push_back(fmt::format(
+          "logical phase {} takes less than {:.3g} % of every rank's run in every run; not "
+          "modelled",
+          k, 100 * threshold));
+      continue;
+    }
     slt.phases.push_back(model_phase(sorted, k));
     std::vector<PhaseComputeRun> training;
     for (const LogicalRun* run : sorted) training.push_back(compute_run(*run, run->phases[k]));

@@ -12,7 +12,9 @@ namespace p3s::model {
 
 // `runs` must hold at least two distinct n and share one workload; `measurable` runs, made
 // with smaller workloads of the same label, only add measurable points to the compute model.
-// Throws std::invalid_argument otherwise.
-Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable = {});
+// Logical phases below `threshold` (LogicalPhase::relevance) in every run are left out, with a
+// note. Throws std::invalid_argument otherwise.
+Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable = {},
+              double threshold = 0.01);
 
 }  // namespace p3s::model

@@ -18,7 +18,9 @@ namespace {
 constexpr char kReturned = 'R';
 constexpr char kThrew = 'E';
 
-std::string system_error(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string system_error(const char* what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
 
 void write_all(int fd, const std::string& data) {
   std::size_t done = 0;

@@ -53,7 +53,9 @@ std::vector<int> displacements(const std::vector<int>& counts) {
   return displs;
 }
 
-bool nonblocking(Op op) { return op >= Op::Ibarrier && op <= Op::Iexscan; }
+bool nonblocking(Op op) {
+  return op >= Op::Ibarrier && op <= Op::Iexscan;
+}
 
 }  // namespace
 
@@ -73,23 +75,49 @@ void CollectiveCalls::run(const Step& s) {
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Request* req = nonblocking(s.op) ? &request : nullptr;
   auto v = std::make_shared<VectorArgs>();
-  auto even = [&](int per_peer) { return std::vector<int>(static_cast<std::size_t>(size), per_peer); };
+  auto even = [&](int per_peer) {
+    return std::vector<int>(static_cast<std::size_t>(size), per_peer);
+  };
   const MPI_Datatype byte = MPI_BYTE;
   const MPI_Op op = MPI_BOR;  // commutative, like the trace's reductions SMPI replays with
 
   switch (s.op) {
-    case Op::Barrier: MPI_Barrier(comm); break;
-    case Op::Ibarrier: MPI_Ibarrier(comm, req); break;
-    case Op::Bcast: MPI_Bcast(send, count(both), byte, root, comm); break;
-    case Op::Ibcast: MPI_Ibcast(send, count(both), byte, root, comm, req); break;
-    case Op::Reduce: MPI_Reduce(send, recv, count(both), byte, op, root, comm); break;
-    case Op::Ireduce: MPI_Ireduce(send, recv, count(both), byte, op, root, comm, req); break;
-    case Op::Allreduce: MPI_Allreduce(send, recv, count(both), byte, op, comm); break;
-    case Op::Iallreduce: MPI_Iallreduce(send, recv, count(both), byte, op, comm, req); break;
-    case Op::Scan: MPI_Scan(send, recv, count(both), byte, op, comm); break;
-    case Op::Iscan: MPI_Iscan(send, recv, count(both), byte, op, comm, req); break;
-    case Op::Exscan: MPI_Exscan(send, recv, count(both), byte, op, comm); break;
-    case Op::Iexscan: MPI_Iexscan(send, recv, count(both), byte, op, comm, req); break;
+    case Op::Barrier:
+      MPI_Barrier(comm);
+      break;
+    case Op::Ibarrier:
+      MPI_Ibarrier(comm, req);
+      break;
+    case Op::Bcast:
+      MPI_Bcast(send, count(both), byte, root, comm);
+      break;
+    case Op::Ibcast:
+      MPI_Ibcast(send, count(both), byte, root, comm, req);
+      break;
+    case Op::Reduce:
+      MPI_Reduce(send, recv, count(both), byte, op, root, comm);
+      break;
+    case Op::Ireduce:
+      MPI_Ireduce(send, recv, count(both), byte, op, root, comm, req);
+      break;
+    case Op::Allreduce:
+      MPI_Allreduce(send, recv, count(both), byte, op, comm);
+      break;
+    case Op::Iallreduce:
+      MPI_Iallreduce(send, recv, count(both), byte, op, comm, req);
+      break;
+    case Op::Scan:
+      MPI_Scan(send, recv, count(both), byte, op, comm);
+      break;
+    case Op::Iscan:
+      MPI_Iscan(send, recv, count(both), byte, op, comm, req);
+      break;
+    case Op::Exscan:
+      MPI_Exscan(send, recv, count(both), byte, op, comm);
+      break;
+    case Op::Iexscan:
+      MPI_Iexscan(send, recv, count(both), byte, op, comm, req);
+      break;
     case Op::Gather:
       MPI_Gather(send, count(s.bytes), byte, recv, std::max(count(s.bytes), per_peer_recv), byte,
                  root, comm);

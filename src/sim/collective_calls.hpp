@@ -2,12 +2,12 @@
 // One rank's collectives, run by SMPI itself so that its algorithms (chosen by
 // smpi/coll-selector or smpi/<collective>) and their messages are simulated. The rank is an
 // SMPI process in replay mode: SMPI neither copies buffers nor applies reduction operations.
+#include <smpi/mpi.h>
+
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <vector>
-
-#include <smpi/mpi.h>
 
 #include "sim/rank_communicators.hpp"
 #include "sim/rank_program.hpp"

@@ -1,8 +1,7 @@
 #include "sim/native_collectives.hpp"
 
-#include <xbt/config.hpp>
-
 #include <string>
+#include <xbt/config.hpp>
 
 namespace p3s::sim {
 namespace {
@@ -13,35 +12,44 @@ using core::Op;
 constexpr std::int32_t kBarrierTag = -10;
 constexpr std::int32_t kBcastTag = -11;
 constexpr std::int32_t kReduceTag = -12;
+constexpr std::int32_t kAllreduceTag = -13;
 
 // Request ids of the collectives' own messages: below any the trace uses.
 constexpr std::int64_t kFirstRequest = -(std::int64_t{1} << 62);
 
-bool uses_default(const char* collective) {
+// The algorithm SMPI runs for a collective: smpi/<collective>, else the selector's.
+std::string algorithm(const char* collective) {
   std::string name = simgrid::config::get_value<std::string>(std::string("smpi/") + collective);
   if (name.empty()) name = simgrid::config::get_value<std::string>("smpi/coll-selector");
-  return name.empty() || name == "default";
+  return name.empty() ? "default" : name;
 }
 
 }  // namespace
 
-DefaultAlgorithms DefaultAlgorithms::from_config() {
-  DefaultAlgorithms d;
-  d.barrier = uses_default("barrier");
-  d.bcast = uses_default("bcast");
-  d.reduce = uses_default("reduce");
-  // SMPI's default allreduce is its default reduce then its default bcast.
-  d.allreduce = uses_default("allreduce") && d.reduce && d.bcast;
-  return d;
+NativeAlgorithms NativeAlgorithms::from_config() {
+  NativeAlgorithms n;
+  n.barrier = algorithm("barrier") == "default";
+  n.bcast = algorithm("bcast") == "default";
+  n.reduce = algorithm("reduce") == "default";
+  // SMPI's default allreduce calls its default reduce and bcast whatever they are set to.
+  const std::string allreduce = algorithm("allreduce");
+  if (allreduce == "default") n.allreduce = AllreduceAlgorithm::Default;
+  if (allreduce == "rdb") n.allreduce = AllreduceAlgorithm::RecursiveDoubling;
+  return n;
 }
 
 bool NativeCollectives::handles(Op op) const {
   switch (op) {
-    case Op::Barrier: return algorithms_.barrier;
-    case Op::Bcast: return algorithms_.bcast;
-    case Op::Reduce: return algorithms_.reduce;
-    case Op::Allreduce: return algorithms_.allreduce;
-    default: return false;
+    case Op::Barrier:
+      return algorithms_.barrier;
+    case Op::Bcast:
+      return algorithms_.bcast;
+    case Op::Reduce:
+      return algorithms_.reduce;
+    case Op::Allreduce:
+      return algorithms_.allreduce != AllreduceAlgorithm::Smpi;
+    default:
+      return false;
   }
 }
 
@@ -56,6 +64,9 @@ void NativeCollectives::run(const Step& s) {
     case Op::Reduce:
       return reduce(g, bytes, comms_.rank_in(s.comm, s.root));
     case Op::Allreduce:
+      if (algorithms_.allreduce == AllreduceAlgorithm::RecursiveDoubling) {
+        return allreduce_recursive_doubling(g, bytes);
+      }
       reduce(g, bytes, 0);
       return bcast(g, bytes, 0);
     default:
@@ -69,8 +80,7 @@ NativeCollectives::Group NativeCollectives::group(std::int32_t id) const {
 
 void NativeCollectives::send(const Group& g, int to, std::int32_t tag, std::int64_t bytes,
                              bool blocking, std::int64_t req) {
-  p2p_.send(Traffic::Collective, g.key, comms_.world_rank(g.id, to), tag, bytes,
-            SendMode::Standard, blocking, req);
+  p2p_.send(g.key, comms_.world_rank(g.id, to), tag, bytes, SendMode::Standard, blocking, req);
 }
 
 void NativeCollectives::receive(const Group& g, int from, std::int32_t tag, std::int64_t bytes,
@@ -86,9 +96,11 @@ void NativeCollectives::barrier(const Group& g) {
     receive(g, 0, kBarrierTag, 0, true, 0);
     return;
   }
-  for (int peer = 1; peer < g.size; ++peer) receive(g, peer, kBarrierTag, 0, false, kFirstRequest + peer);
+  for (int peer = 1; peer < g.size; ++peer)
+    receive(g, peer, kBarrierTag, 0, false, kFirstRequest + peer);
   for (int peer = 1; peer < g.size; ++peer) p2p_.complete(kFirstRequest + peer);
-  for (int peer = 1; peer < g.size; ++peer) send(g, peer, kBarrierTag, 0, false, kFirstRequest + peer);
+  for (int peer = 1; peer < g.size; ++peer)
+    send(g, peer, kBarrierTag, 0, false, kFirstRequest + peer);
   for (int peer = 1; peer < g.size; ++peer) p2p_.complete(kFirstRequest + peer);
 }
 
@@ -128,6 +140,48 @@ void NativeCollectives::reduce(const Group& g, std::int64_t bytes, int root) {
   }
   for (int peer = 0; peer < g.size; ++peer) {
     if (peer != root) p2p_.complete(kFirstRequest + peer);
+  }
+}
+
+// As SMPI's Request::sendrecv: both started (the send first), then both completed. SMPI's own
+// copies (a rank to itself) cost nothing and are left out.
+void NativeCollectives::sendrecv(const Group& g, int peer, std::int32_t tag, std::int64_t bytes) {
+  send(g, peer, tag, bytes, false, kFirstRequest);
+  receive(g, peer, tag, bytes, false, kFirstRequest + 1);
+  p2p_.complete(kFirstRequest);
+  p2p_.complete(kFirstRequest + 1);
+}
+
+// allreduce__rdb: ranks beyond the largest power of two fold into their odd neighbour, the
+// power of two exchange with partners at distance 1, 2, 4, ..., then the folded ranks get the
+// result back.
+void NativeCollectives::allreduce_recursive_doubling(const Group& g, std::int64_t bytes) {
+  int pof2 = 1;
+  while (pof2 <= g.size) pof2 <<= 1;
+  pof2 >>= 1;
+  const int rem = g.size - pof2;
+  int newrank = g.rank - rem;
+  if (g.rank < 2 * rem) {
+    if (g.rank % 2 == 0) {
+      send(g, g.rank + 1, kAllreduceTag, bytes, true, 0);
+      newrank = -1;
+    } else {
+      receive(g, g.rank - 1, kAllreduceTag, bytes, true, 0);
+      newrank = g.rank / 2;
+    }
+  }
+  if (newrank != -1) {
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+      const int newdst = newrank ^ mask;
+      sendrecv(g, newdst < rem ? newdst * 2 + 1 : newdst + rem, kAllreduceTag, bytes);
+    }
+  }
+  if (g.rank < 2 * rem) {
+    if (g.rank % 2) {
+      send(g, g.rank - 1, kAllreduceTag, bytes, true, 0);
+    } else {
+      receive(g, g.rank + 1, kAllreduceTag, bytes, true, 0);
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
-// SMPI's "default" collective algorithms (the ones smpirun uses unless told otherwise) rebuilt on
-// the simulator's point-to-point layer: the same messages, of the same sizes, posted in the same
-// order, hence the same simulated times — without SMPI's request layer, whose waitall makes a
-// root receiving from n ranks cost O(n^2). Collectives whose SMPI algorithm is another
-// (smpi/coll-selector, smpi/<collective>) or that are non-blocking go to SMPI itself.
+// Some of SMPI's collective algorithms rebuilt on the simulator's point-to-point layer: the
+// same messages, of the same sizes, posted in the same order, hence the same simulated times —
+// without SMPI's request layer, whose waitall makes a root receiving from n ranks cost O(n^2).
+// They are SMPI's "default" ones (what smpirun uses unless told otherwise) and its recursive
+// doubling allreduce ("rdb", which scales to large N). Collectives for which SMPI is set to
+// another algorithm (smpi/coll-selector, smpi/<collective>) or that are non-blocking go to
+// SMPI itself.
 #include <cstdint>
 
 #include "sim/point_to_point.hpp"
@@ -12,20 +14,26 @@
 
 namespace p3s::sim {
 
-// Which collectives SMPI's configuration leaves to its default algorithm.
-struct DefaultAlgorithms {
+enum class AllreduceAlgorithm : std::uint8_t {
+  Smpi,               // SMPI runs it
+  Default,            // linear reduce to rank 0, then binomial bcast from it
+  RecursiveDoubling,  // allreduce__rdb
+};
+
+// Which collectives p3s runs itself, as SMPI's configuration chooses their algorithms.
+struct NativeAlgorithms {
   bool barrier = false;  // barrier__ompi_basic_linear
   bool bcast = false;    // bcast__binomial_tree
   bool reduce = false;   // linear reduce (colls::ireduce)
-  bool allreduce = false;  // reduce to rank 0, then bcast from it
+  AllreduceAlgorithm allreduce = AllreduceAlgorithm::Smpi;
 
   // Reads smpi/coll-selector and smpi/<collective> from SimGrid's configuration.
-  static DefaultAlgorithms from_config();
+  static NativeAlgorithms from_config();
 };
 
 class NativeCollectives {
  public:
-  NativeCollectives(const DefaultAlgorithms& algorithms, PointToPoint& p2p,
+  NativeCollectives(const NativeAlgorithms& algorithms, PointToPoint& p2p,
                     const RankCommunicators& comms)
       : algorithms_(algorithms), p2p_(p2p), comms_(comms) {}
 
@@ -43,13 +51,15 @@ class NativeCollectives {
   void barrier(const Group& g);
   void bcast(const Group& g, std::int64_t bytes, int root);
   void reduce(const Group& g, std::int64_t bytes, int root);
+  void allreduce_recursive_doubling(const Group& g, std::int64_t bytes);
+  void sendrecv(const Group& g, int peer, std::int32_t tag, std::int64_t bytes);
 
   void send(const Group& g, int to, std::int32_t tag, std::int64_t bytes, bool blocking,
             std::int64_t req);
   void receive(const Group& g, int from, std::int32_t tag, std::int64_t bytes, bool blocking,
                std::int64_t req);
 
-  DefaultAlgorithms algorithms_;
+  NativeAlgorithms algorithms_;
   PointToPoint& p2p_;
   const RankCommunicators& comms_;
 };

@@ -41,7 +41,8 @@ OverheadTable::OverheadTable(const std::string& spec) {
       throw std::invalid_argument("'" + chunk + "' in '" + spec + "' is not SIZE:BASE:PER_BYTE");
     }
     Piece piece;
-    auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), piece.size);
+    auto [end, ec] =
+        std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), piece.size);
     if (ec != std::errc() || end != fields[0].data() + fields[0].size() || piece.size < 0) {
       throw std::invalid_argument("bad size '" + fields[0] + "' in '" + spec + "'");
     }
@@ -55,7 +56,7 @@ OverheadTable::OverheadTable(const std::string& spec) {
 }
 
 double OverheadTable::seconds(std::int64_t bytes) const {
-  if (pieces_.empty()) return 0;
+  if (zero_) return 0;
   const auto size = static_cast<double>(bytes);
   // SMPI starts from the first piece and moves to a piece once the size exceeds its bound.
   double current = pieces_.front().base + pieces_.front().per_byte * size;

@@ -19,7 +19,6 @@ class OverheadTable {
 
   // The overhead (s) for a message of `bytes`, computed exactly as SMPI 3.32 does.
   double seconds(std::int64_t bytes) const;
-  bool is_zero() const { return zero_; }
 
  private:
   struct Piece {
@@ -28,7 +27,7 @@ class OverheadTable {
     double per_byte = 0;
   };
   std::vector<Piece> pieces_;  // sorted by size
-  bool zero_ = true;
+  bool zero_ = true;           // SMPI's default: no overhead at all
 };
 
 }  // namespace p3s::sim

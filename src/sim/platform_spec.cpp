@@ -11,14 +11,9 @@
 namespace p3s::sim {
 namespace {
 
-// Dragonfly building blocks: hosts per router, routers per chassis, chassis per group.
-constexpr int kDragonflyHostsPerRouter = 4;
-constexpr int kDragonflyRoutersPerChassis = 4;
-constexpr int kDragonflyChassisPerGroup = 4;
-constexpr int kDragonflyGroupHosts =
-    kDragonflyHostsPerRouter * kDragonflyRoutersPerChassis * kDragonflyChassisPerGroup;
-
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
+int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
 
 int ceil_root(int value, int degree) {
   int r = static_cast<int>(std::floor(std::pow(static_cast<double>(value), 1.0 / degree)));
@@ -40,6 +35,26 @@ FatTreeShape fat_tree(int hosts) {
   return {per_leaf, ceil_div(hosts, per_leaf)};
 }
 
+// Hosts per router and routers per chassis are fixed; chassis per group double until the groups
+// are no more than the routers of a group (SimGrid 3.32 crashes routing a dragonfly with more).
+constexpr int kDragonflyHostsPerRouter = 8;
+constexpr int kDragonflyRoutersPerChassis = 16;
+
+struct DragonflyShape {
+  int groups, chassis;
+  int hosts() const {
+    return groups * chassis * kDragonflyRoutersPerChassis * kDragonflyHostsPerRouter;
+  }
+};
+DragonflyShape dragonfly(int hosts) {
+  DragonflyShape d{0, 1};
+  for (;;) {
+    d.groups = ceil_div(hosts, d.chassis * kDragonflyRoutersPerChassis * kDragonflyHostsPerRouter);
+    if (d.groups <= d.chassis * kDragonflyRoutersPerChassis) return d;
+    d.chassis *= 2;
+  }
+}
+
 struct TorusShape {
   int x, y, z;
 };
@@ -51,14 +66,17 @@ TorusShape torus(int hosts) {
 // A number then a unit made of letters: SimGrid checks the unit when it loads the file.
 void check_quantity(const std::string& what, const std::string& value) {
   std::size_t i = 0;
-  while (i < value.size() && (std::isdigit(static_cast<unsigned char>(value[i])) || value[i] == '.' ||
-                              value[i] == 'e' || value[i] == 'E' || value[i] == '-' || value[i] == '+')) {
+  while (i < value.size() &&
+         (std::isdigit(static_cast<unsigned char>(value[i])) || value[i] == '.' ||
+          value[i] == 'e' || value[i] == 'E' || value[i] == '-' || value[i] == '+')) {
     ++i;
   }
   bool unit = i > 0 && i < value.size();
-  for (std::size_t j = i; j < value.size(); ++j) unit = unit && std::isalpha(static_cast<unsigned char>(value[j]));
+  for (std::size_t j = i; j < value.size(); ++j)
+    unit = unit && std::isalpha(static_cast<unsigned char>(value[j]));
   if (!unit) {
-    throw std::invalid_argument(what + " '" + value + "' is not a number with a unit (e.g. 10Gbps, 1us, 1Gf)");
+    throw std::invalid_argument(what + " '" + value +
+                                "' is not a number with a unit (e.g. 10Gbps, 1us, 1Gf)");
   }
 }
 
@@ -66,11 +84,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -89,10 +116,14 @@ Topology topology_from_name(std::string_view name) {
 
 std::string_view topology_name(Topology topology) {
   switch (topology) {
-    case Topology::Flat: return "flat";
-    case Topology::FatTree: return "fat-tree";
-    case Topology::Torus: return "torus";
-    case Topology::Dragonfly: return "dragonfly";
+    case Topology::Flat:
+      return "flat";
+    case Topology::FatTree:
+      return "fat-tree";
+    case Topology::Torus:
+      return "torus";
+    case Topology::Dragonfly:
+      return "dragonfly";
   }
   return "?";
 }
@@ -110,7 +141,7 @@ int cluster_hosts(const PlatformSpec& spec) {
       return t.x * t.y * t.z;
     }
     case Topology::Dragonfly:
-      return ceil_div(spec.hosts, kDragonflyGroupHosts) * kDragonflyGroupHosts;
+      return dragonfly(spec.hosts).hosts();
   }
   return spec.hosts;
 }
@@ -129,12 +160,13 @@ std::string topology_parameters(const PlatformSpec& spec) {
       const TorusShape t = torus(spec.hosts);
       return fmt::format("{},{},{}", t.x, t.y, t.z);
     }
-    case Topology::Dragonfly:
+    case Topology::Dragonfly: {
       // groups,links between groups; chassis per group,links; routers per chassis,links; hosts
       // per router.
-      return fmt::format("{},1;{},1;{},1;{}", ceil_div(spec.hosts, kDragonflyGroupHosts),
-                         kDragonflyChassisPerGroup, kDragonflyRoutersPerChassis,
+      const DragonflyShape d = dragonfly(spec.hosts);
+      return fmt::format("{},1;{},1;{},1;{}", d.groups, d.chassis, kDragonflyRoutersPerChassis,
                          kDragonflyHostsPerRouter);
+    }
   }
   return "";
 }
@@ -149,10 +181,11 @@ std::string platform_xml(const PlatformSpec& spec) {
   check_quantity("loopback latency", spec.loopback_latency);
 
   std::map<std::string, std::string> config = spec.config;
-  const std::pair<const char*, const std::string*> smpi[] = {
-      {"smpi/bw-factor", &spec.bw_factor}, {"smpi/lat-factor", &spec.lat_factor},
-      {"smpi/os", &spec.os},               {"smpi/ois", &spec.ois},
-      {"smpi/or", &spec.or_}};
+  const std::pair<const char*, const std::string*> smpi[] = {{"smpi/bw-factor", &spec.bw_factor},
+                                                             {"smpi/lat-factor", &spec.lat_factor},
+                                                             {"smpi/os", &spec.os},
+                                                             {"smpi/ois", &spec.ois},
+                                                             {"smpi/or", &spec.or_}};
   for (const auto& [key, value] : smpi) {
     if (!value->empty()) config[key] = *value;
   }

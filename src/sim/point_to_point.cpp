@@ -35,12 +35,10 @@ std::size_t PointToPoint::MailboxKeyHash::operator()(const MailboxKey& k) const 
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-PointToPoint::PointToPoint(int rank, std::int64_t application_eager_threshold,
-                           std::int64_t collective_eager_threshold, SmpiOverheads overheads,
+PointToPoint::PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads,
                            EagerSendBoard& board)
     : rank_(rank),
-      application_eager_(application_eager_threshold),
-      collective_eager_(collective_eager_threshold),
+      eager_threshold_(eager_threshold),
       overheads_(std::move(overheads)),
       board_(board) {}
 
@@ -50,8 +48,8 @@ simgrid::s4u::Mailbox* PointToPoint::mailbox(std::uint64_t comm_key, std::int32_
   // is then MPI's, messages of one such stream never overtaking each other.
   auto [it, inserted] = mailboxes_.try_emplace(MailboxKey{comm_key, src, dst, tag}, nullptr);
   if (inserted) {
-    it->second = simgrid::s4u::Mailbox::by_name(
-        fmt::format("p2p {:x} {}>{} {}", comm_key, src, dst, tag));
+    it->second =
+        simgrid::s4u::Mailbox::by_name(fmt::format("p2p {:x} {}>{} {}", comm_key, src, dst, tag));
   }
   return it->second;
 }
@@ -65,13 +63,10 @@ PointToPoint::Pending& PointToPoint::file(std::int64_t req) {
   return it->second;
 }
 
-void PointToPoint::send(Traffic traffic, std::uint64_t comm_key, std::int32_t dst,
-                        std::int32_t tag, std::int64_t bytes, SendMode mode, bool blocking,
-                        std::int64_t req) {
-  const std::int64_t threshold =
-      traffic == Traffic::Application ? application_eager_ : collective_eager_;
+void PointToPoint::send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
+                        std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req) {
   const bool eager =
-      mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < threshold);
+      mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < eager_threshold_);
   // SMPI charges the send overhead whenever the sender goes on before the transfer ends.
   if (eager || !blocking || mode == SendMode::Synchronous) {
     busy(blocking ? overheads_.send.seconds(bytes) : overheads_.isend.seconds(bytes));

@@ -8,12 +8,12 @@
 // list and removes from it by a linear search, so a large simulation spends most of its time
 // there. Here an eager send stays an ordinary activity: the sender does not wait for it, and
 // releases it once its receiver has marked it taken (see eager_send_board.hpp).
+#include <simgrid/forward.h>
+
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
-
-#include <simgrid/forward.h>
 #include <simgrid/s4u/Comm.hpp>
+#include <unordered_map>
 
 #include "sim/eager_send_board.hpp"
 #include "sim/overhead_table.hpp"
@@ -27,10 +27,6 @@ struct SmpiOverheads {
   OverheadTable eager_recv;  // smpi/or: receiving an eager message
 };
 
-// Application messages are eager below SimOptions::eager_threshold; the messages of the
-// collectives p3s runs itself follow SMPI's smpi/send-is-detached-thresh, as SMPI's own would.
-enum class Traffic : std::uint8_t { Application, Collective };
-
 enum class SendMode : std::uint8_t {
   Standard,     // eager below the threshold, rendezvous above
   Buffered,     // always eager (MPI_Bsend)
@@ -39,14 +35,14 @@ enum class SendMode : std::uint8_t {
 
 class PointToPoint {
  public:
-  PointToPoint(int rank, std::int64_t application_eager_threshold,
-               std::int64_t collective_eager_threshold, SmpiOverheads overheads,
+  // Sends below `eager_threshold` bytes are eager (SMPI's smpi/send-is-detached-thresh).
+  PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads,
                EagerSendBoard& board);
 
   // A blocking send returns when MPI would let the sender go on; a non-blocking one files its
   // request `req` for `complete`. Peers are world ranks.
-  void send(Traffic traffic, std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
-            std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req);
+  void send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag, std::int64_t bytes,
+            SendMode mode, bool blocking, std::int64_t req);
   void receive(std::uint64_t comm_key, std::int32_t src, std::int32_t tag, std::int64_t bytes,
                bool blocking, std::int64_t req);
 
@@ -84,8 +80,7 @@ class PointToPoint {
   };
 
   int rank_;
-  std::int64_t application_eager_;
-  std::int64_t collective_eager_;
+  std::int64_t eager_threshold_;
   SmpiOverheads overheads_;
   EagerSendBoard& board_;
   std::unordered_map<MailboxKey, simgrid::s4u::Mailbox*, MailboxKeyHash> mailboxes_;

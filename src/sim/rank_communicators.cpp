@@ -25,8 +25,11 @@ std::uint64_t members_key(const std::vector<std::int32_t>& members) {
 }  // namespace
 
 RankCommunicators::RankCommunicators(int rank, int nprocs) : rank_(rank), nprocs_(nprocs) {
-  entries_[0] = {MPI_COMM_WORLD, kWorldKey, {}};
-  entries_[1] = {MPI_COMM_SELF, kSelfKey, {}};
+  world_ = {MPI_COMM_WORLD, kWorldKey, {}};
+  entries_[0] = world_;
+  // MPI_COMM_SELF only when a collective needs it: SMPI sizes a self communicator's group by
+  // the largest actor id, which costs O(N) per rank.
+  entries_[1] = {MPI_COMM_NULL, kSelfKey, {}};
 }
 
 void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
@@ -35,15 +38,16 @@ void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
     if (c.id == 0 || c.id == 1) continue;
     order.push_back(&c);
   }
-  std::sort(order.begin(), order.end(), [](const core::Communicator* a, const core::Communicator* b) {
-    return a->members < b->members;
-  });
+  std::sort(order.begin(), order.end(),
+            [](const core::Communicator* a, const core::Communicator* b) {
+              return a->members < b->members;
+            });
   MPI_Group world_group;
   MPI_Comm_group(MPI_COMM_WORLD, &world_group);
   for (const core::Communicator* c : order) {
     if (std::find(c->members.begin(), c->members.end(), rank_) == c->members.end()) {
-      throw std::invalid_argument("rank " + std::to_string(rank_) + " is not a member of its communicator " +
-                                  std::to_string(c->id));
+      throw std::invalid_argument("rank " + std::to_string(rank_) +
+                                  " is not a member of its communicator " + std::to_string(c->id));
     }
     MPI_Group group;
     MPI_Group_incl(world_group, static_cast<int>(c->members.size()), c->members.data(), &group);
@@ -56,12 +60,17 @@ void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
 }
 
 const RankCommunicators::Entry& RankCommunicators::find(std::int32_t id) const {
+  if (id == 0) return world_;  // by far the most used
   auto it = entries_.find(id);
   if (it == entries_.end()) {
     throw std::invalid_argument("rank " + std::to_string(rank_) + " uses communicator " +
                                 std::to_string(id) + ", which its trace does not define");
   }
   return it->second;
+}
+
+MPI_Comm RankCommunicators::get(std::int32_t id) const {
+  return id == 1 ? MPI_COMM_SELF : find(id).comm;
 }
 
 int RankCommunicators::size(std::int32_t id) const {

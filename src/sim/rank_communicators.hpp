@@ -1,11 +1,11 @@
 #pragma once
 // The communicators of one simulated rank, as SMPI communicators. Trace ids are local to a
 // rank; a communicator is the same on every member because its member list is.
+#include <smpi/mpi.h>
+
 #include <cstdint>
 #include <map>
 #include <vector>
-
-#include <smpi/mpi.h>
 
 #include "core/event.hpp"
 
@@ -22,7 +22,7 @@ class RankCommunicators {
   void create(const std::vector<core::Communicator>& comms);
 
   int own_rank() const { return rank_; }
-  MPI_Comm get(std::int32_t id) const { return find(id).comm; }
+  MPI_Comm get(std::int32_t id) const;
   int size(std::int32_t id) const;
   // The world rank of rank `rank` of communicator `id`.
   std::int32_t world_rank(std::int32_t id, int rank) const;
@@ -41,6 +41,7 @@ class RankCommunicators {
 
   int rank_;
   int nprocs_;
+  Entry world_;
   std::map<std::int32_t, Entry> entries_;
 };
 

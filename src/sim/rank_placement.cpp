@@ -6,7 +6,9 @@
 namespace p3s::sim {
 namespace {
 
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 }  // namespace
 
@@ -21,7 +23,8 @@ bool natural_less(const std::string& a, const std::string& b) {
       std::size_t i_first = i, j_first = j;
       while (i_first + 1 < i_end && a[i_first] == '0') ++i_first;
       while (j_first + 1 < j_end && b[j_first] == '0') ++j_first;
-      std::string_view x(a.data() + i_first, i_end - i_first), y(b.data() + j_first, j_end - j_first);
+      std::string_view x(a.data() + i_first, i_end - i_first),
+          y(b.data() + j_first, j_end - j_first);
       if (x.size() != y.size()) return x.size() < y.size();
       if (x != y) return x < y;
       i = i_end, j = j_end;
@@ -37,10 +40,9 @@ std::vector<int> place_ranks(int nprocs, int hosts, int ranks_per_host, Mapping 
   if (ranks_per_host < 1) throw std::invalid_argument("ranks per host must be at least 1");
   const int used = (nprocs + ranks_per_host - 1) / ranks_per_host;
   if (used > hosts) {
-    throw std::invalid_argument(std::to_string(nprocs) + " ranks at " +
-                                std::to_string(ranks_per_host) + " per host need " +
-                                std::to_string(used) + " hosts; the platform has " +
-                                std::to_string(hosts));
+    throw std::invalid_argument(
+        std::to_string(nprocs) + " ranks at " + std::to_string(ranks_per_host) + " per host need " +
+        std::to_string(used) + " hosts; the platform has " + std::to_string(hosts));
   }
   std::vector<int> host(static_cast<std::size_t>(nprocs));
   for (int r = 0; r < nprocs; ++r) {

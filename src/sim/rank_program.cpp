@@ -32,9 +32,9 @@ RankProgram compile_rank_program(const std::vector<core::Event>& events, double 
     s.src = e.src, s.rtag = e.rtag, s.rbytes = e.rbytes;
     s.root = e.root;
     s.req = e.req;
-    if (is_wildcard(s.src, s.rtag) && (e.op == core::Op::Irecv || e.op == core::Op::Recv ||
-                                       e.op == core::Op::Sendrecv ||
-                                       e.op == core::Op::SendrecvReplace)) {
+    if (is_wildcard(s.src, s.rtag) &&
+        (e.op == core::Op::Irecv || e.op == core::Op::Recv || e.op == core::Op::Sendrecv ||
+         e.op == core::Op::SendrecvReplace)) {
       auto found = e.op == core::Op::Irecv ? completion.find(e.req) : completion.end();
       if (found == completion.end()) {
         throw std::invalid_argument("event " + std::to_string(i) + " (" +

@@ -1,16 +1,16 @@
 #include "sim/rank_runner.hpp"
 
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
 #include <smpi/mpi.h>
 #include <smpi/smpi.h>
-#include <xbt/config.hpp>
 
 #include <exception>
 #include <limits>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <string>
 #include <vector>
+#include <xbt/config.hpp>
 
 #include "sim/collective_calls.hpp"
 #include "sim/point_to_point.hpp"
@@ -38,7 +38,7 @@ class RankRunner {
         context_(context),
         host_(*simgrid::s4u::this_actor::get_host()),
         comms_(rank, context.trace->nprocs()),
-        p2p_(rank, context.eager_threshold, context.collective_eager_threshold,
+        p2p_(rank, context.eager_threshold,
              {host_overhead(host_, "smpi/os"), host_overhead(host_, "smpi/ois"),
               host_overhead(host_, "smpi/or")},
              *context.eager_sends),
@@ -51,6 +51,9 @@ class RankRunner {
       comms_.create(context_.trace->communicators(rank_));
       MPI_Barrier(MPI_COMM_WORLD);
     }
+    // From now on SMPI replays: it neither copies message data nor applies reductions. (Making
+    // communicators needs both: SMPI broadcasts their ids.) No trace file is read.
+    smpi_replay_init(kSmpiInstance, rank_, 0);
     double& measure_start = context_.output->measure_start[static_cast<std::size_t>(rank_)];
     measure_start = simgrid::s4u::Engine::get_clock();
     std::vector<core::Event> events;
@@ -75,12 +78,14 @@ class RankRunner {
 
  private:
   void execute(const Step& s, const RankProgram& program) {
-    if (s.compute_seconds > 0) simgrid::s4u::this_actor::execute(s.compute_seconds * host_.get_speed());
+    if (s.compute_seconds > 0)
+      simgrid::s4u::this_actor::execute(s.compute_seconds * host_.get_speed());
     switch (core::op_kind(s.op)) {
       case core::OpKind::PointToPoint:
         return point_to_point(s);
       case core::OpKind::Completion:
-        for (std::uint32_t i = 0; i < s.record_count; ++i) complete(program.records[s.first_record + i].req);
+        for (std::uint32_t i = 0; i < s.record_count; ++i)
+          complete(program.records[s.first_record + i].req);
         return;
       case core::OpKind::Persistent:
         return persistent(s, program);
@@ -125,7 +130,7 @@ class RankRunner {
 
   void send(const Step& s, std::uint64_t key, SendMode mode, bool blocking, std::int64_t req) {
     if (s.dst == core::kNone) return;  // MPI_PROC_NULL
-    p2p_.send(Traffic::Application, key, s.dst, s.tag, s.bytes, mode, blocking, req);
+    p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
   }
 
   void receive(const Step& s, std::uint64_t key, bool blocking, std::int64_t req) {
@@ -144,8 +149,7 @@ class RankRunner {
       const core::RequestRecord& r = program.records[s.first_record + i];
       if (r.peer == core::kNone) continue;
       if (r.send) {
-        p2p_.send(Traffic::Application, key, r.peer, r.tag, r.bytes, SendMode::Standard, false,
-                  r.req);
+        p2p_.send(key, r.peer, r.tag, r.bytes, SendMode::Standard, false, r.req);
       } else {
         p2p_.receive(key, r.peer, r.tag, r.bytes, false, r.req);
       }
@@ -169,9 +173,7 @@ class RankRunner {
 }  // namespace
 
 void run_rank(int rank, SessionContext& context) {
-  // SMPI's replay start: an SMPI process that never copies message data nor applies
-  // reductions, without reading any trace file.
-  smpi_replay_init(kSmpiInstance, rank, 0);
+  MPI_Init(nullptr, nullptr);
   try {
     RankRunner(rank, context).run();
   } catch (const std::exception& e) {

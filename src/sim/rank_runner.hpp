@@ -17,16 +17,15 @@ struct SessionContext {
   const core::ScaledTrace* trace = nullptr;
   const SessionPlan* plan = nullptr;
   double cpu_speedup = 1;
-  std::int64_t eager_threshold = 0;             // application point-to-point messages
-  std::int64_t collective_eager_threshold = 0;  // SMPI's smpi/send-is-detached-thresh
-  DefaultAlgorithms native;                     // collectives p3s runs itself
+  std::int64_t eager_threshold = 0;  // point-to-point messages, p3s's collectives' too
+  NativeAlgorithms native;           // collectives p3s runs itself
   EagerSendBoard* eager_sends = nullptr;
   bool create_communicators = false;  // some event uses a communicator other than world or self
   SessionOutput* output = nullptr;
   std::string error;  // the first rank's failure; the session then stops every rank
 };
 
-// The body of rank `rank`'s actor.
+// The body of rank `rank`'s actor, whose properties name it for SMPI (kSmpiInstance, rank).
 void run_rank(int rank, SessionContext& context);
 
 // The name SMPI knows the simulated application by.

@@ -21,6 +21,8 @@ SimMode mode_from_name(std::string_view name) {
   throw std::invalid_argument("unknown mode '" + std::string(name) + "' (per-phase or full)");
 }
 
-std::string_view mode_name(SimMode mode) { return mode == SimMode::PerPhase ? "per-phase" : "full"; }
+std::string_view mode_name(SimMode mode) {
+  return mode == SimMode::PerPhase ? "per-phase" : "full";
+}
 
 }  // namespace p3s::sim

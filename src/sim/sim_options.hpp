@@ -28,8 +28,9 @@ struct SimOptions {
   int measured_repetitions = 3;
   // Compute bursts are times on the traced machine; they are simulated divided by this.
   double cpu_speedup = 1.0;
-  // Point-to-point messages below this many bytes are sent eagerly: the sender goes on without
-  // waiting for the receiver, as SMPI does below smpi/send-is-detached-thresh.
+  // Messages below this many bytes are sent eagerly: the sender goes on without waiting for the
+  // receiver, as SMPI does below smpi/send-is-detached-thresh. Applies to point-to-point
+  // messages and to those of the collectives p3s runs itself (native_collectives).
   std::int64_t eager_threshold = kSmpiEagerThreshold;
   // Run SMPI's default collective algorithms on p3s's own messages (same simulated times, far
   // cheaper at large N); false leaves every collective to SMPI.

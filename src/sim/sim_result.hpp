@@ -1,10 +1,9 @@
 #pragma once
 // What a simulation predicts (phase times, PET) and what it cost to get.
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "sim/sim_options.hpp"
 

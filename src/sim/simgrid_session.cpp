@@ -1,14 +1,18 @@
 #include "sim/simgrid_session.hpp"
 
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
+#include <malloc.h>
+#include <pthread.h>
 #include <smpi/smpi.h>
-#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <limits>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +23,41 @@
 namespace p3s::sim {
 namespace {
 
+constexpr int kStackKiB = 256;
+
+// SimGrid's network solver recurses along chains of links shared by transfers, which a stencil
+// of 65536 ranks makes deeper than a default 8 MiB stack allows. The engine runs on a thread
+// with this much stack; pages never touched cost nothing.
+constexpr std::size_t kEngineStackBytes = std::size_t{4} << 30;
+
+// Runs `work` on a new thread with `stack_bytes` of stack, waits for it, rethrows what it threw.
+void run_with_stack(std::size_t stack_bytes, const std::function<void()>& work) {
+  struct Job {
+    const std::function<void()>* work;
+    std::exception_ptr error;
+  } job{&work, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t thread;
+  const int failed = pthread_create(
+      &thread, &attr,
+      [](void* arg) -> void* {
+        auto* j = static_cast<Job*>(arg);
+        try {
+          (*j->work)();
+        } catch (...) {
+          j->error = std::current_exception();
+        }
+        return nullptr;
+      },
+      &job);
+  pthread_attr_destroy(&attr);
+  if (failed != 0) throw std::runtime_error("cannot start the simulation's thread");
+  pthread_join(thread, nullptr);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
 // What p3s sets before the user's --cfg, which may override any of it.
 const std::vector<std::string> kEngineDefaults = {
     // As smpirun: SMPI's network model (its bandwidth and latency factors) and precision.
@@ -26,14 +65,14 @@ const std::vector<std::string> kEngineDefaults = {
     "--cfg=surf/precision:1e-9",
     // MPI calls must not charge the simulator's own CPU time to the simulated ranks.
     "--cfg=smpi/simulate-computation:no",
-    // SMPI's collectives then never create detached sends, which SimGrid removes from a global
-    // list by linear search (point-to-point eager sends are handled by p3s, see
-    // point_to_point.hpp).
+    // The collectives SMPI runs itself (see native_collectives.hpp) then never create detached
+    // sends, which SimGrid removes from a global list by linear search; p3s's own messages are
+    // eager below SimOptions::eager_threshold without that cost (see point_to_point.hpp).
     "--cfg=smpi/send-is-detached-thresh:0",
     // One guard page per actor stack costs two memory mappings, and Linux allows 65530.
     "--cfg=contexts/guard-size:0",
     // Ranks run shallow code; small stacks keep 65536 ranks within memory.
-    "--cfg=contexts/stack-size:256",
+    "--cfg=contexts/stack-size:" + std::to_string(kStackKiB),
     "--log=root.thres:warning",
 };
 
@@ -41,9 +80,10 @@ std::vector<simgrid::s4u::Host*> placement_hosts(const simgrid::s4u::Engine& eng
                                                  const SimOptions& options) {
   if (options.hostfile.empty()) {
     std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
-    std::sort(hosts.begin(), hosts.end(), [](const simgrid::s4u::Host* a, const simgrid::s4u::Host* b) {
-      return natural_less(a->get_name(), b->get_name());
-    });
+    std::sort(hosts.begin(), hosts.end(),
+              [](const simgrid::s4u::Host* a, const simgrid::s4u::Host* b) {
+                return natural_less(a->get_name(), b->get_name());
+              });
     return hosts;
   }
   std::ifstream in(options.hostfile);
@@ -76,10 +116,8 @@ bool uses_sub_communicators(const core::ScaledTrace& trace, const SessionPlan& p
   return false;
 }
 
-}  // namespace
-
-SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& options,
-                          const SessionPlan& plan) {
+SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimOptions& options,
+                                      const SessionPlan& plan) {
   std::vector<std::string> args = {"p3s-simulate"};
   args.insert(args.end(), kEngineDefaults.begin(), kEngineDefaults.end());
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
@@ -88,6 +126,10 @@ SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& opti
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
 
+  // SimGrid allocates actor stacks with calloc: from the heap, that zeroes (so makes resident)
+  // all of every stack; mapped on their own they cost only the pages a rank touches.
+  mallopt(M_MMAP_THRESHOLD, kStackKiB * 1024 / 2);
+  mallopt(M_MMAP_MAX, std::numeric_limits<int>::max());
   smpi_init_options();  // declares the smpi/ settings before the engine parses them
   simgrid::s4u::Engine engine(&argc, argv.data());
   engine.load_platform(options.platform.string());
@@ -109,14 +151,17 @@ SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& opti
   context.plan = &plan;
   context.cpu_speedup = options.cpu_speedup;
   context.eager_threshold = options.eager_threshold;
-  context.collective_eager_threshold =
-      simgrid::config::get_value<int>("smpi/send-is-detached-thresh");
-  if (options.native_collectives) context.native = DefaultAlgorithms::from_config();
+  if (options.native_collectives) context.native = NativeAlgorithms::from_config();
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
   for (int rank = 0; rank < nprocs; ++rank) {
-    simgrid::s4u::Actor::init(std::to_string(rank), hosts[static_cast<std::size_t>(host_of[static_cast<std::size_t>(rank)])])
-        ->start([rank, &context] { run_rank(rank, context); });
+    simgrid::s4u::ActorPtr actor = simgrid::s4u::Actor::init(
+        std::to_string(rank),
+        hosts[static_cast<std::size_t>(host_of[static_cast<std::size_t>(rank)])]);
+    // Who the actor is for SMPI's MPI_Init.
+    actor->set_property("instance_id", kSmpiInstance);
+    actor->set_property("rank", std::to_string(rank));
+    actor->start([rank, &context] { run_rank(rank, context); });
   }
 
   const auto started = std::chrono::steady_clock::now();
@@ -131,6 +176,16 @@ SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& opti
                              " ranks never finished: the trace's messages or collectives do not "
                              "match (see SimGrid's deadlock report above)");
   }
+  return output;
+}
+
+}  // namespace
+
+SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& options,
+                          const SessionPlan& plan) {
+  SessionOutput output;
+  run_with_stack(kEngineStackBytes,
+                 [&] { output = simulate_in_this_thread(trace, options, plan); });
   return output;
 }
 

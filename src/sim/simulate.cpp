@@ -27,7 +27,8 @@ void check(const core::ScaledTrace& trace, const SimOptions& o) {
   if (o.eager_threshold < 0) throw std::invalid_argument("the eager threshold cannot be negative");
   for (const std::string& a : o.simgrid_args) {
     if (a.rfind("--cfg=", 0) != 0 && a.rfind("--log=", 0) != 0) {
-      throw std::invalid_argument("SimGrid argument '" + a + "' is neither --cfg=... nor --log=...");
+      throw std::invalid_argument("SimGrid argument '" + a +
+                                  "' is neither --cfg=... nor --log=...");
     }
   }
 }
@@ -82,7 +83,8 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       account(result, run);
       std::vector<double> per_rank(run.output.end.size());
       for (std::size_t r = 0; r < per_rank.size(); ++r) {
-        per_rank[r] = (run.output.end[r] - run.output.measure_start[r]) / options.measured_repetitions;
+        per_rank[r] =
+            (run.output.end[r] - run.output.measure_start[r]) / options.measured_repetitions;
       }
       PhaseTime t;
       t.name = phases[static_cast<std::size_t>(p)].name;
@@ -107,14 +109,17 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
     result.rank_end = spread(run.output.end);
     // The run starts when measuring starts on the last rank to get there (after communicator
     // creation, if any).
-    const double start = *std::max_element(run.output.measure_start.begin(), run.output.measure_start.end());
+    const double start =
+        *std::max_element(run.output.measure_start.begin(), run.output.measure_start.end());
     result.pet = result.rank_end.max - start;
   }
 
   result.cost.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   result.cost.events_per_second =
-      result.cost.wall_seconds > 0 ? static_cast<double>(result.cost.events) / result.cost.wall_seconds : 0;
+      result.cost.wall_seconds > 0
+          ? static_cast<double>(result.cost.events) / result.cost.wall_seconds
+          : 0;
   return result;
 }
 

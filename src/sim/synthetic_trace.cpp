@@ -55,8 +55,8 @@ StencilTrace::StencilTrace(const StencilShape& shape) : shape_(shape) {
 
 std::vector<std::int32_t> StencilTrace::neighbours(int rank) const {
   const int side = shape_.side, x = rank % side, y = rank / side;
-  return {y * side + (x + 1) % side, y * side + (x + side - 1) % side,
-          ((y + 1) % side) * side + x, ((y + side - 1) % side) * side + x};
+  return {y * side + (x + 1) % side, y * side + (x + side - 1) % side, ((y + 1) % side) * side + x,
+          ((y + side - 1) % side) * side + x};
 }
 
 void StencilTrace::phase_events(int phase, int rank, std::vector<core::Event>& out) const {
@@ -93,6 +93,8 @@ void RingTrace::phase_events(int phase, int rank, std::vector<core::Event>& out)
   out.insert(out.end(), ring.begin(), ring.end());
 }
 
-std::vector<core::Communicator> RingTrace::communicators(int) const { return {world(nprocs())}; }
+std::vector<core::Communicator> RingTrace::communicators(int) const {
+  return {world(nprocs())};
+}
 
 }  // namespace p3s::sim

@@ -44,23 +44,32 @@ class ActionWriter {
   void step(const Step& s, const RankProgram& program) {
     if (s.compute_seconds > 0) line("compute {}", s.compute_seconds * host_speed_);
     switch (core::op_kind(s.op)) {
-      case core::OpKind::PointToPoint: return point_to_point(s);
+      case core::OpKind::PointToPoint:
+        return point_to_point(s);
       case core::OpKind::Completion:
-        for (std::uint32_t i = 0; i < s.record_count; ++i) wait(program.records[s.first_record + i]);
+        for (std::uint32_t i = 0; i < s.record_count; ++i)
+          wait(program.records[s.first_record + i]);
         return;
-      case core::OpKind::Persistent: return persistent(s, program);
-      case core::OpKind::Collective: return collective(s);
+      case core::OpKind::Persistent:
+        return persistent(s, program);
+      case core::OpKind::Collective:
+        return collective(s);
       case core::OpKind::CommCreate:
-      case core::OpKind::Finalize: return;
+      case core::OpKind::Finalize:
+        return;
     }
   }
 
   void point_to_point(const Step& s) {
     switch (s.op) {
-      case Op::Send: case Op::Ssend: case Op::Bsend: case Op::Rsend:
+      case Op::Send:
+      case Op::Ssend:
+      case Op::Bsend:
+      case Op::Rsend:
         if (s.dst != core::kNone) line("send {} {} {}", s.dst, s.tag, s.bytes);
         return;
-      case Op::Isend: case Op::Issend:
+      case Op::Isend:
+      case Op::Issend:
         if (s.dst != core::kNone) started(true, s.req, s.dst, s.tag, s.bytes);
         return;
       case Op::Recv:
@@ -69,7 +78,8 @@ class ActionWriter {
       case Op::Irecv:
         if (s.src != core::kNone) started(false, s.req, s.src, s.rtag, s.rbytes);
         return;
-      case Op::Sendrecv: case Op::SendrecvReplace:
+      case Op::Sendrecv:
+      case Op::SendrecvReplace:
         line("sendRecv {} {} {} {}", s.bytes, s.dst, s.rbytes, s.src);
         return;
       default:
@@ -79,7 +89,8 @@ class ActionWriter {
 
   // An isend or irecv, remembered so that its completion can name it as the replay's `wait`
   // does: by source, destination and tag.
-  void started(bool send, std::int64_t req, std::int32_t peer, std::int32_t tag, std::int64_t bytes) {
+  void started(bool send, std::int64_t req, std::int32_t peer, std::int32_t tag,
+               std::int64_t bytes) {
     line("{} {} {} {}", send ? "isend" : "irecv", peer, tag, bytes);
     p2p_requests_.insert(req);
   }
@@ -116,39 +127,62 @@ class ActionWriter {
   void collective(const Step& s) {
     if (s.comm != 0) {
       throw std::invalid_argument(fmt::format(
-          "rank {}: a {} on communicator {}: TI traces have collectives on the world only",
-          rank_, core::op_name(s.op), s.comm));
+          "rank {}: a {} on communicator {}: TI traces have collectives on the world only", rank_,
+          core::op_name(s.op), s.comm));
     }
     const std::int64_t both = std::max(s.bytes, s.rbytes);
     const std::int64_t send_peer = s.bytes / nprocs_, recv_peer = s.rbytes / nprocs_;
     switch (s.op) {
-      case Op::Barrier: case Op::Ibarrier: return line("barrier");
-      case Op::Bcast: case Op::Ibcast: return line("bcast {} {}", both, s.root);
-      case Op::Reduce: case Op::Ireduce: return line("reduce {} 0 {}", both, s.root);
-      case Op::Allreduce: case Op::Iallreduce: return line("allreduce {} 0", both);
-      case Op::Scan: case Op::Iscan: return line("scan {} 0", both);
-      case Op::Exscan: case Op::Iexscan: return line("exscan {} 0", both);
-      case Op::Gather: case Op::Igather:
+      case Op::Barrier:
+      case Op::Ibarrier:
+        return line("barrier");
+      case Op::Bcast:
+      case Op::Ibcast:
+        return line("bcast {} {}", both, s.root);
+      case Op::Reduce:
+      case Op::Ireduce:
+        return line("reduce {} 0 {}", both, s.root);
+      case Op::Allreduce:
+      case Op::Iallreduce:
+        return line("allreduce {} 0", both);
+      case Op::Scan:
+      case Op::Iscan:
+        return line("scan {} 0", both);
+      case Op::Exscan:
+      case Op::Iexscan:
+        return line("exscan {} 0", both);
+      case Op::Gather:
+      case Op::Igather:
         return line("gather {} {} {}", s.bytes, std::max(s.bytes, recv_peer), s.root);
-      case Op::Allgather: case Op::Iallgather:
+      case Op::Allgather:
+      case Op::Iallgather:
         return line("allgather {} {}", s.bytes, std::max(s.bytes, recv_peer));
-      case Op::Scatter: case Op::Iscatter:
+      case Op::Scatter:
+      case Op::Iscatter:
         return line("scatter {} {} {}", send_peer, s.rbytes, s.root);
-      case Op::Alltoall: case Op::Ialltoall:
+      case Op::Alltoall:
+      case Op::Ialltoall:
         return line("alltoall {} {}", send_peer, recv_peer);
-      case Op::Gatherv: case Op::Igatherv:
+      case Op::Gatherv:
+      case Op::Igatherv:
         return line("gatherv {} {} {}", s.bytes, even(recv_peer), s.root);
-      case Op::Allgatherv: case Op::Iallgatherv:
+      case Op::Allgatherv:
+      case Op::Iallgatherv:
         return line("allgatherv {} {}", s.bytes, even(recv_peer));
-      case Op::Scatterv: case Op::Iscatterv:
+      case Op::Scatterv:
+      case Op::Iscatterv:
         return line("scatterv {} {} {}", even(send_peer), s.rbytes, s.root);
-      case Op::Alltoallv: case Op::Ialltoallv:
+      case Op::Alltoallv:
+      case Op::Ialltoallv:
         return line("alltoallv {} {} {} {}", s.bytes, even(send_peer), s.rbytes, even(recv_peer));
-      case Op::ReduceScatter: case Op::IreduceScatter:
-      case Op::ReduceScatterBlock: case Op::IreduceScatterBlock:
+      case Op::ReduceScatter:
+      case Op::IreduceScatter:
+      case Op::ReduceScatterBlock:
+      case Op::IreduceScatterBlock:
         return line("reducescatter {} 0", even(s.rbytes));
       default:
-        throw std::invalid_argument(fmt::format("rank {}: {} has no TI action", rank_, core::op_name(s.op)));
+        throw std::invalid_argument(
+            fmt::format("rank {}: {} has no TI action", rank_, core::op_name(s.op)));
     }
   }
 

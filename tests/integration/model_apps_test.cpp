@@ -10,6 +10,7 @@
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/trace_consistency.hpp"
+#include "signature/run_analysis.hpp"
 #include "signature/signature_json.hpp"
 
 namespace p3s::testing {
@@ -58,12 +59,17 @@ void check_logical_truth(const AppCase& c) {
   const model::Slt slt = model::read_slt(slt_file);
   const model::SltScaledTrace predicted(slt, c.big_n);
   EXPECT_TRUE(model::check_consistency(predicted).consistent());
-  const model::LogicalRun real =
-      model::logical_phases(traced_signature(work / fmt_n(c.app, c.big_n), c.big_n, c));
+  const fs::path big = work / fmt_n(c.app, c.big_n);
+  traced_signature(big, c.big_n, c);
+  signature::AnalysisOptions every_phase;
+  every_phase.phases.threshold = 0;
+  const model::LogicalRun real = model::logical_phases(signature::analyse_run(big, every_phase));
   ASSERT_FALSE(slt.phases.empty());
   ASSERT_GE(real.phases.size(), 1u);
-  // The main loop is the first logical phase on every rank.
-  const model::LogicalPhase& loop = real.phases.front();
+  // The main loop is the first logical phase on every rank; the real run is related by
+  // position as the model relates its runs (every rank's phases, relevant or not).
+  const model::LogicalPhase& loop =
+      real.phases.at(static_cast<std::size_t>(slt.phases.front().index));
   EXPECT_TRUE(slt.phases.front().pattern_modelled) << modelled.output;
   EXPECT_EQ(predicted.phases().front().weight, c.iterations);
   double predicted_bytes = 0;
@@ -98,6 +104,15 @@ TEST(ModelApps, ButterflyFrom2To16PredictsN128) {
 
 TEST(ModelApps, RingFrom2To5PredictsN40) {
   check_logical_truth({"app_ring", {2, 3, 4, 5}, 40, "16", 20});
+}
+
+TEST(ModelApps, WavefrontFrom4To9PredictsN72) {
+  // MPI_Dims_create grids: 4 = 2x2, 6 = 3x2, 8 = 4x2, 9 = 3x3; 72 = 12x6.
+  check_logical_truth({"app_wavefront", {4, 6, 8, 9}, 72, "16", 20});
+}
+
+TEST(ModelApps, HaloFortranFrom2To5PredictsN40) {
+  check_logical_truth({"app_halo_f", {2, 3, 4, 5}, 40, "16", 20});
 }
 
 TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {

@@ -1,0 +1,62 @@
+// p3s platform: write a SimGrid platform file for `p3s simulate` and smpirun.
+#include <fmt/core.h>
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/commands.hpp"
+#include "sim/platform_spec.hpp"
+
+namespace p3s::cli {
+
+int run_platform(const Args& args) {
+  namespace po = boost::program_options;
+  sim::PlatformSpec spec;
+  std::string out, topology = "flat";
+  po::options_description desc("options");
+  desc.add_options()("help,h", "show this help")("output,o", po::value(&out)->required(),
+                                                 "platform file to write")(
+      "hosts", po::value(&spec.hosts)->required(), "number of hosts (a topology may round it up)")(
+      "cores-per-host", po::value(&spec.cores_per_host)->default_value(1), "cores of each host")(
+      "topology", po::value(&topology)->default_value("flat"),
+      "flat, fat-tree, torus or dragonfly")(
+      "bandwidth", po::value(&spec.bandwidth)->default_value(spec.bandwidth),
+      "bandwidth of every link")("latency", po::value(&spec.latency)->default_value(spec.latency),
+                                 "latency of every link")(
+      "speed", po::value(&spec.speed)->default_value(spec.speed), "speed of each core")(
+      "loopback-bandwidth",
+      po::value(&spec.loopback_bandwidth)->default_value(spec.loopback_bandwidth),
+      "bandwidth between two ranks of one host")(
+      "loopback-latency", po::value(&spec.loopback_latency)->default_value(spec.loopback_latency),
+      "latency between two ranks of one host")("bw-factor", po::value(&spec.bw_factor),
+                                               "smpi/bw-factor, SMPI's syntax (default: SMPI's)")(
+      "lat-factor", po::value(&spec.lat_factor), "smpi/lat-factor (default: SMPI's)")(
+      "os", po::value(&spec.os), "smpi/os: send overhead, SIZE:BASE:PER_BYTE;... (default: none)")(
+      "ois", po::value(&spec.ois), "smpi/ois: non-blocking send overhead (default: none)")(
+      "or", po::value(&spec.or_), "smpi/or: eager receive overhead (default: none)");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout
+        << "usage: p3s platform -o PLATFORM.xml --hosts H [options]\n\n"
+           "Writes a SimGrid platform (XML v4.1): one cluster of H identical hosts, each with\n"
+           "its own link to a non-blocking switch (flat) or in a fat tree, a 3D torus or a\n"
+           "dragonfly. Quantities take SimGrid's units (10Gbps, 1us, 1Gf). SMPI's network\n"
+           "factors and overheads go into the file as <config> properties.\n\n"
+        << desc << '\n';
+    return 0;
+  }
+  po::notify(vm);
+  try {
+    spec.topology = sim::topology_from_name(topology);
+    sim::write_platform(spec, out);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  fmt::print("{}: {} hosts of {} cores, {} network\n", out, sim::cluster_hosts(spec),
+             spec.cores_per_host, topology);
+  return 0;
+}
+
+}  // namespace p3s::cli

@@ -1,0 +1,271 @@
+// The simulator on synthetic ST4NPs: a case worked out by hand, SMPI's eager and rendezvous
+// sends, the 2D stencil at N = 16 per phase and in full, p3s's own collectives against SMPI's.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "sim/platform_spec.hpp"
+#include "sim/simulate.hpp"
+#include "sim/synthetic_trace.hpp"
+
+namespace p3s::sim {
+namespace {
+
+constexpr double kBandwidth = 1.25e9;  // 10 Gb/s in bytes/s
+constexpr double kLatency = 1e-6;      // per link; two links between two hosts
+
+// A flat cluster whose messages take exactly latency + size / bandwidth: no SMPI factors, no
+// reverse "cross traffic" sharing the links of a two-way exchange.
+std::filesystem::path exact_platform(int hosts) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "p3s_sim_engine_test";
+  std::filesystem::create_directories(dir);
+  std::filesystem::path file = dir / ("exact-" + std::to_string(hosts) + ".xml");
+  PlatformSpec spec;
+  spec.hosts = hosts;
+  spec.bw_factor = "0:1";
+  spec.lat_factor = "0:1";
+  spec.config["network/crosstraffic"] = "0";
+  write_platform(spec, file);
+  return file;
+}
+
+SimOptions options_on(const std::filesystem::path& platform) {
+  SimOptions o;
+  o.platform = platform;
+  return o;
+}
+
+// One phase whose events come from a function of the rank.
+class ScriptedTrace : public core::ScaledTrace {
+ public:
+  using Script = std::function<void(int rank, std::vector<core::Event>&)>;
+  ScriptedTrace(int nprocs, Script script, std::vector<core::Communicator> subcomms = {})
+      : nprocs_(nprocs), script_(std::move(script)), subcomms_(std::move(subcomms)) {}
+  int nprocs() const override { return nprocs_; }
+  const std::vector<core::ScaledPhase>& phases() const override { return phases_; }
+  void phase_events(int, int rank, std::vector<core::Event>& out) const override {
+    script_(rank, out);
+  }
+  std::vector<core::Communicator> communicators(int rank) const override {
+    core::Communicator world{0, std::vector<std::int32_t>(static_cast<std::size_t>(nprocs_))};
+    std::iota(world.members.begin(), world.members.end(), 0);
+    std::vector<core::Communicator> comms{world, {1, {rank}}};
+    for (const core::Communicator& c : subcomms_) {
+      if (std::find(c.members.begin(), c.members.end(), rank) != c.members.end())
+        comms.push_back(c);
+    }
+    return comms;
+  }
+
+ private:
+  int nprocs_;
+  Script script_;
+  std::vector<core::Communicator> subcomms_;
+  std::vector<core::ScaledPhase> phases_{{"scripted", 10}};
+};
+
+core::Event event(core::Op op, std::int64_t compute_ns = 0) {
+  core::Event e;
+  e.op = op;
+  e.burst_cpu = compute_ns;
+  return e;
+}
+
+TEST(Simulate, TwoRanksExchangeInLatencyPlusSizeOverBandwidth) {
+  const std::int64_t bytes = 1'000'000;
+  const SimResult r = simulate(RingTrace({2, bytes, 0, 10}), options_on(exact_platform(2)));
+  // SMPI adds a 16-byte envelope to every message.
+  const double expected = 2 * kLatency + static_cast<double>(bytes + 16) / kBandwidth;
+  ASSERT_EQ(r.phases.size(), 1u);
+  EXPECT_NEAR(r.phases[0].phase_et, expected, expected * 1e-9);
+  EXPECT_NEAR(r.phases[0].per_rank.min, expected, expected * 1e-9);
+  EXPECT_NEAR(r.pet, 10 * expected, expected * 1e-8);
+  EXPECT_EQ(r.cost.events, 2 * 4 * 3);  // 2 ranks, 3 events, 1 warm-up + 3 measured
+  EXPECT_GT(r.cost.events_per_second, 0);
+}
+
+TEST(Simulate, ComputeIsTracedTimeOverTheSpeedup) {
+  SimOptions o = options_on(exact_platform(2));
+  o.cpu_speedup = 4;
+  const SimResult r = simulate(RingTrace({2, 1000, 2'000'000, 1}), o);
+  const double exchange = 2 * kLatency + 1016 / kBandwidth;
+  EXPECT_NEAR(r.phases[0].phase_et, 0.5e-3 + exchange, 1e-12);
+}
+
+// Rank 0 sends to rank 1, which receives only after 1 ms of compute.
+ScriptedTrace late_receiver(std::int64_t bytes) {
+  return ScriptedTrace(2, [bytes](int rank, std::vector<core::Event>& out) {
+    if (rank == 0) {
+      core::Event send = event(core::Op::Send);
+      send.dst = 1, send.tag = 0, send.bytes = bytes;
+      out.push_back(send);
+    } else {
+      core::Event recv = event(core::Op::Recv, 1'000'000);
+      recv.src = 0, recv.rtag = 0, recv.rbytes = bytes;
+      out.push_back(recv);
+    }
+  });
+}
+
+TEST(Simulate, EagerSendsReturnAtOnceAndRendezvousWaitForTheReceiver) {
+  SimOptions o = options_on(exact_platform(2));
+  o.measured_repetitions = 1;
+  const double transfer = 2 * kLatency + 1016 / kBandwidth;
+  // Below the eager threshold the sender goes on; each repetition it waits only for...
+  // nothing: its per-repetition time is zero.
+  SimResult eager = simulate(late_receiver(1000), o);
+  EXPECT_NEAR(eager.phases[0].per_rank.min, 0, 1e-12);
+  EXPECT_NEAR(eager.phases[0].per_rank.max, 1e-3 + transfer, 1e-9);
+  // At or above it, the send lasts until the late receiver has the message.
+  o.eager_threshold = 1000;
+  SimResult rendezvous = simulate(late_receiver(1000), o);
+  EXPECT_NEAR(rendezvous.phases[0].per_rank.min, 1e-3 + transfer, 1e-9);
+}
+
+TEST(Simulate, StencilPerPhaseAndFullAgree) {
+  StencilShape shape;
+  shape.side = 4;
+  shape.halo_weight = 20;
+  shape.residual_weight = 20;
+  const StencilTrace trace(shape);
+  SimOptions o = options_on(exact_platform(16));
+  const SimResult per_phase = simulate(trace, o);
+  ASSERT_EQ(per_phase.phases.size(), 2u);
+  EXPECT_EQ(per_phase.phases[0].name, "halo");
+  // Compute, then 4 messages of 8 KiB in and out of each host's link at once.
+  const double halo_floor = 1e-3 + 2 * kLatency + 4 * (8192 + 16) / kBandwidth;
+  EXPECT_GE(per_phase.phases[0].phase_et, halo_floor * (1 - 1e-9));
+  EXPECT_LT(per_phase.phases[0].phase_et, halo_floor * 1.1);
+  // Every rank of the periodic stencil does the same.
+  EXPECT_NEAR(per_phase.phases[0].per_rank.min, per_phase.phases[0].per_rank.max, 1e-12);
+  EXPECT_GT(per_phase.phases[1].phase_et, 1e-4);
+  EXPECT_NEAR(per_phase.pet, 20 * per_phase.phases[0].phase_et + 20 * per_phase.phases[1].phase_et,
+              1e-12);
+  EXPECT_EQ(per_phase.cost.events, 16 * 4 * (9 + 1));
+
+  o.mode = SimMode::Full;
+  const SimResult full = simulate(trace, o);
+  EXPECT_EQ(full.cost.events, 16 * 20 * (9 + 1));
+  EXPECT_NEAR(full.pet, per_phase.pet, per_phase.pet * 1e-3);
+}
+
+TEST(Simulate, PlacesSeveralRanksPerHost) {
+  StencilShape shape;
+  shape.side = 4;
+  SimOptions o = options_on(exact_platform(8));
+  o.ranks_per_host = 2;
+  const SimResult block = simulate(StencilTrace(shape), o);
+  o.mapping = Mapping::Cyclic;
+  const SimResult cyclic = simulate(StencilTrace(shape), o);
+  EXPECT_GT(block.pet, 0);
+  EXPECT_GT(cyclic.pet, 0);
+  o.ranks_per_host = 1;  // 16 ranks, 8 hosts
+  EXPECT_THROW(simulate(StencilTrace(shape), o), std::runtime_error);
+}
+
+TEST(Simulate, PlacesRanksInHostFileOrder) {
+  const std::filesystem::path hostfile = exact_platform(4).parent_path() / "hosts";
+  std::ofstream(hostfile) << "node-3\nnode-1\n\nnode-0\nnode-2\n";
+  SimOptions o = options_on(exact_platform(4));
+  o.hostfile = hostfile;
+  StencilShape shape;
+  shape.side = 2;
+  EXPECT_GT(simulate(StencilTrace(shape), o).pet, 0);
+  std::ofstream(hostfile) << "node-3\nnode-9\n";
+  EXPECT_THROW(simulate(StencilTrace(shape), o), std::runtime_error);
+}
+
+// Every collective p3s runs itself, on the world and on rows of 4 ranks, with compute between
+// them that differs by rank so that ranks arrive at different times.
+ScriptedTrace collectives_trace(int nprocs = 16) {
+  std::vector<core::Communicator> rows;
+  for (int row = 0; row < nprocs / 4; ++row) {
+    rows.push_back({2, {4 * row, 4 * row + 1, 4 * row + 2, 4 * row + 3}});
+  }
+  return ScriptedTrace(
+      nprocs,
+      [](int rank, std::vector<core::Event>& out) {
+        auto add = [&](core::Op op, std::int32_t comm, std::int32_t root, std::int64_t bytes) {
+          core::Event e = event(op, 10'000 * (rank % 5));
+          e.comm = comm, e.root = root, e.bytes = e.rbytes = bytes;
+          out.push_back(e);
+        };
+        add(core::Op::Bcast, 0, 3, 100'000);
+        add(core::Op::Reduce, 0, 5, 2'000);
+        add(core::Op::Barrier, 0, core::kNone, 0);
+        add(core::Op::Allreduce, 0, core::kNone, 80'000);
+        add(core::Op::Allreduce, 2, core::kNone, 64);
+        add(core::Op::Bcast, 2, 4 * (rank / 4) + 1, 70'000);
+        add(core::Op::Reduce, 2, 4 * (rank / 4) + 2, 8);
+      },
+      rows);
+}
+
+TEST(Simulate, OwnCollectivesTakeSmpisTimes) {
+  SimOptions o;
+  o.platform = std::filesystem::path(P3S_SOURCE_DIR) / "simgrid_platforms" / "default.xml";
+  o.measured_repetitions = 2;
+  // Eager below SMPI's default threshold, on both sides.
+  const SimResult own = simulate(collectives_trace(), o);
+  o.native_collectives = false;
+  o.simgrid_args = {"--cfg=smpi/send-is-detached-thresh:65536"};
+  const SimResult smpi = simulate(collectives_trace(), o);
+  EXPECT_GT(own.pet, 0);
+  EXPECT_NEAR(own.pet, smpi.pet, smpi.pet * 1e-9);
+  EXPECT_NEAR(own.phases[0].per_rank.min, smpi.phases[0].per_rank.min, smpi.pet * 1e-9);
+  // Never eager, on both sides (SMPI's threshold is 0 unless set).
+  o.eager_threshold = 0;
+  o.simgrid_args.clear();
+  const SimResult smpi_rendezvous = simulate(collectives_trace(), o);
+  o.native_collectives = true;
+  const SimResult own_rendezvous = simulate(collectives_trace(), o);
+  EXPECT_NEAR(own_rendezvous.pet, smpi_rendezvous.pet, smpi_rendezvous.pet * 1e-9);
+  EXPECT_NE(own_rendezvous.pet, own.pet);
+}
+
+TEST(Simulate, OwnRecursiveDoublingAllreduceTakesSmpisTimes) {
+  SimOptions o = options_on(exact_platform(12));
+  o.measured_repetitions = 1;
+  o.simgrid_args = {"--cfg=smpi/allreduce:rdb"};
+  const SimResult own = simulate(collectives_trace(12), o);  // not a power of two
+  o.native_collectives = false;
+  o.simgrid_args.push_back("--cfg=smpi/send-is-detached-thresh:65536");
+  const SimResult smpi = simulate(collectives_trace(12), o);
+  EXPECT_NEAR(own.pet, smpi.pet, smpi.pet * 1e-9);
+}
+
+TEST(Simulate, OtherSelectorsGoToSmpi) {
+  SimOptions o = options_on(exact_platform(16));
+  o.simgrid_args = {"--cfg=smpi/coll-selector:ompi"};
+  EXPECT_GT(simulate(collectives_trace(), o).pet, 0);
+}
+
+TEST(Simulate, ReportsTracesWhoseMessagesDoNotMatch) {
+  ScriptedTrace orphan(2, [](int rank, std::vector<core::Event>& out) {
+    if (rank == 1) {
+      core::Event recv = event(core::Op::Recv);
+      recv.src = 0, recv.rtag = 0, recv.rbytes = 10;
+      out.push_back(recv);
+    }
+  });
+  EXPECT_THROW(simulate(orphan, options_on(exact_platform(2))), std::runtime_error);
+}
+
+TEST(Simulate, RejectsBadOptions) {
+  SimOptions o = options_on(exact_platform(2));
+  o.cpu_speedup = 0;
+  EXPECT_THROW(simulate(RingTrace({}), o), std::invalid_argument);
+  o = options_on("/nonexistent/platform.xml");
+  EXPECT_THROW(simulate(RingTrace({}), o), std::invalid_argument);
+  o = options_on(exact_platform(2));
+  o.simgrid_args = {"network/model:SMPI"};
+  EXPECT_THROW(simulate(RingTrace({}), o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace p3s::sim
