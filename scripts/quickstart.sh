@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
-# Quick start: build p3s, trace the bundled 2D stencil at small process counts and summarise
-# the traces. Output goes to ./quickstart/.
+# Quick start: build p3s, trace the bundled 2D stencil at small process counts, find each run's
+# phases, model how they scale and instantiate the model at 64 to 4,096 processes.
+# Everything goes to ./quickstart/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
-bash scripts/build.sh > quickstart-build.log 2>&1 || { cat quickstart-build.log; exit 1; }
+echo "== building p3s (log: quickstart-build.log)"
+bash scripts/build.sh > quickstart-build.log 2>&1 || { tail -40 quickstart-build.log; exit 1; }
 p3s=build/src/cli/p3s
 app=build/tests/apps/app_stencil2d
-mkdir -p quickstart
-for n in 4 9; do
-  echo "== tracing the 2D stencil at n=$n"
-  $p3s trace --force --out "quickstart/stencil-$n" --workload edge=64 -- \
-    mpirun --oversubscribe -np "$n" "$app" 64 200
-  $p3s show "quickstart/stencil-$n"
+out=quickstart
+mkdir -p "$out"
+runs=()
+for n in 4 9 16 25; do
+  echo "== tracing the 2D stencil at n=$n (local grid 64x64, 100 iterations)"
+  $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 64 100
+  $p3s signature "$out/stencil-$n"
+  runs+=("$out/stencil-$n")
 done
-echo "run directories: quickstart/stencil-4 quickstart/stencil-9"
+echo "== modelling the phases across n = 4, 9, 16, 25"
+$p3s model "${runs[@]}" -o "$out/stencil.slt"
+for N in 64 256 1024 4096; do
+  echo "== ST4NP at N=$N"
+  $p3s generate "$out/stencil.slt" -n "$N" -o "$out/st4np-$N"
+done
+echo "model: $out/stencil.slt   traces for N processes: $out/st4np-N/"

@@ -7,7 +7,8 @@ const std::vector<Command>& commands() {
       {"trace", "run an MPI program under the tracer and write a run directory", run_trace},
       {"show", "check a run directory and summarise its traces", run_show},
       {"signature", "find the relevant phases and weights of a run (per rank)", run_signature},
-      {"platform", "write a SimGrid platform file (flat, fat tree, torus, dragonfly)", run_platform},
+      {"platform", "write a SimGrid platform file (flat, fat tree, torus, dragonfly)",
+       run_platform},
       {"model", "relate runs at several n and write the scalable logical trace (SLT)", run_model},
       {"generate", "instantiate an SLT at N processes as an ST4NP", run_generate},
   };
