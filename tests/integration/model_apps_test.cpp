@@ -38,17 +38,23 @@ signature::Signature traced_signature(const fs::path& dir, int n, const AppCase&
   return signature::read_signature(dir / "signature.json");
 }
 
-void check_logical_truth(const AppCase& c) {
-  const fs::path work = scratch_dir("model_" + c.app);
+// Traces the app at every training n under WORK, then runs p3s model on those runs into
+// WORK/app.slt.
+CommandResult model_training_runs(const fs::path& work, const AppCase& c) {
   std::vector<std::string> model_cmd = {p3s_bin(), "model"};
   for (int n : c.training) {
     const fs::path dir = work / fmt_n(c.app, n);
     traced_signature(dir, n, c);
     model_cmd.push_back(dir.string());
   }
+  model_cmd.insert(model_cmd.end(), {"-o", (work / "app.slt").string()});
+  return run_command(model_cmd);
+}
+
+void check_logical_truth(const AppCase& c) {
+  const fs::path work = scratch_dir("model_" + c.app);
   const fs::path slt_file = work / "app.slt";
-  model_cmd.insert(model_cmd.end(), {"-o", slt_file.string()});
-  const CommandResult modelled = run_command(model_cmd);
+  const CommandResult modelled = model_training_runs(work, c);
   ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
   const CommandResult generated =
       run_command({p3s_bin(), "generate", slt_file.string(), "-n", std::to_string(c.big_n), "-o",
@@ -118,15 +124,8 @@ TEST(ModelApps, HaloFortranFrom2To5PredictsN40) {
 TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {
   const AppCase c{"app_random_peers", {2, 3, 4, 5}, 10, "16", 20};
   const fs::path work = scratch_dir("model_random_peers");
-  std::vector<std::string> model_cmd = {p3s_bin(), "model"};
-  for (int n : c.training) {
-    const fs::path dir = work / fmt_n(c.app, n);
-    traced_signature(dir, n, c);
-    model_cmd.push_back(dir.string());
-  }
   const fs::path slt_file = work / "app.slt";
-  model_cmd.insert(model_cmd.end(), {"-o", slt_file.string()});
-  const CommandResult modelled = run_command(model_cmd);
+  const CommandResult modelled = model_training_runs(work, c);
   ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
   EXPECT_NE(modelled.output.find("NOT MODELLED"), std::string::npos) << modelled.output;
   const CommandResult refused = run_command(
