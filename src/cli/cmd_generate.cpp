@@ -6,9 +6,9 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/st4np_writer.hpp"
@@ -52,17 +52,14 @@ int run_generate(const Args& args) {
       "carry the largest run's pattern for phases that are not modelled");
   po::positional_options_description pos;
   pos.add("slt", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << "usage: p3s generate app.slt -n N [-o DIR] [--ranks a-b] [--export-ti DIR]\n"
-                 "                    [--carry-nearest]\n\n"
-                 "Writes DIR/st4np.txt, the trace the application would produce at N\n"
-                 "processes, and checks it is consistent.\n\n"
-              << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed =
+      parse_options(args, desc,
+                    "usage: p3s generate app.slt -n N [-o DIR] [--ranks a-b] [--export-ti DIR]\n"
+                    "                    [--carry-nearest]\n\n"
+                    "Writes DIR/st4np.txt, the trace the application would produce at N\n"
+                    "processes, and checks it is consistent.\n\n",
+                    pos);
+  if (!parsed) return 0;
   if (nprocs < 1) throw UsageError("-n must be at least 1");
 
   const model::Slt slt = model::read_slt(slt_file);

@@ -4,9 +4,9 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
-#include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "cli/run_options.hpp"
 #include "core/ti_import.hpp"
 
@@ -24,7 +24,7 @@ constexpr const char* kUsage =
     "in flops and carry no time: a compute of X flops becomes X/F seconds of CPU time, and event\n"
     "times are synthesised (each MPI call takes no time). To get back the CPU time SMPI measured,\n"
     "give F = the smpi/host-speed of the traced run (SimGrid's default is 20000 flops/s).\n"
-    "See src/core/FORMATS.md for how every TI action is imported.\n";
+    "See src/core/FORMATS.md for how every TI action is imported.\n\n";
 
 }  // namespace
 
@@ -40,17 +40,11 @@ int run_import_ti(const Args& args) {
       "force,f", "replace an earlier run in DIR");
   po::options_description positional("list");
   positional.add_options()("list", po::value(&list)->required(), "the TI trace list");
-  po::options_description all;
-  all.add(desc).add(positional);
   po::positional_options_description pos;
   pos.add("list", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << kUsage << '\n' << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_options(args, desc, kUsage, pos, &positional);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (!(flops_per_second > 0) || !std::isfinite(flops_per_second)) {
     throw UsageError("--flops-per-second must be a positive number");
   }

@@ -5,9 +5,9 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
-#include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "model/holdout_check.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_builder.hpp"
@@ -93,22 +93,19 @@ int run_model(const Args& args) {
                            "where to write the SLT");
   po::positional_options_description pos;
   pos.add("runs", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n\n"
-                 "Relates the relevant phases of runs at different process counts by their\n"
-                 "logical position and models each phase's communication pattern, message\n"
-                 "volumes, weight and compute as functions of n. Writes the SLT as JSON.\n\n"
-                 "Measurable points: runs at small n of a smaller workload, placed at the n\n"
-                 "where the original workload gives each rank the same instructions (with\n"
-                 "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
-                 "n = n_m * W / w, W the training runs' SIZE. So SIZE must be proportional\n"
-                 "to the total work of the run (e.g. the number of grid points).\n\n"
-              << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed =
+      parse_options(args, desc,
+                    "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n\n"
+                    "Relates the relevant phases of runs at different process counts by their\n"
+                    "logical position and models each phase's communication pattern, message\n"
+                    "volumes, weight and compute as functions of n. Writes the SLT as JSON.\n\n"
+                    "Measurable points: runs at small n of a smaller workload, placed at the n\n"
+                    "where the original workload gives each rank the same instructions (with\n"
+                    "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
+                    "n = n_m * W / w, W the training runs' SIZE. So SIZE must be proportional\n"
+                    "to the total work of the run (e.g. the number of grid points).\n\n",
+                    pos);
+  if (!parsed) return 0;
   if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
 
   std::vector<model::LogicalRun> logical;

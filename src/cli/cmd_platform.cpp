@@ -2,10 +2,10 @@
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
-#include <iostream>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "sim/platform_spec.hpp"
 
 namespace p3s::cli {
@@ -35,19 +35,14 @@ int run_platform(const Args& args) {
       "os", po::value(&spec.os), "smpi/os: send overhead, SIZE:BASE:PER_BYTE;... (default: none)")(
       "ois", po::value(&spec.ois), "smpi/ois: non-blocking send overhead (default: none)")(
       "or", po::value(&spec.or_), "smpi/or: eager receive overhead (default: none)");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout
-        << "usage: p3s platform -o PLATFORM.xml --hosts H [options]\n\n"
-           "Writes a SimGrid platform (XML v4.1): one cluster of H identical hosts, each with\n"
-           "its own link to a non-blocking switch (flat) or in a fat tree, a 3D torus or a\n"
-           "dragonfly. Quantities take SimGrid's units (10Gbps, 1us, 1Gf). SMPI's network\n"
-           "factors and overheads go into the file as <config> properties.\n\n"
-        << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s platform -o PLATFORM.xml --hosts H [options]\n\n"
+      "Writes a SimGrid platform (XML v4.1): one cluster of H identical hosts, each with\n"
+      "its own link to a non-blocking switch (flat) or in a fat tree, a 3D torus or a\n"
+      "dragonfly. Quantities take SimGrid's units (10Gbps, 1us, 1Gf). SMPI's network\n"
+      "factors and overheads go into the file as <config> properties.\n\n");
+  if (!parsed) return 0;
   try {
     spec.topology = sim::topology_from_name(topology);
     sim::write_platform(spec, out);

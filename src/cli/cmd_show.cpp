@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "core/run_dir.hpp"
 
 namespace p3s::cli {
@@ -32,17 +33,14 @@ int run_show(const Args& args) {
                                                                    "print JSON instead of a table");
   po::positional_options_description pos;
   pos.add("run", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout
-        << "usage: p3s show RUN_DIR [--rank R] [--json]\n\n"
-           "Reads every rank's trace strictly (a corrupt, truncated or missing file is an error\n"
-           "naming it) and prints the MPI calls per operation: count, bytes sent, time inside.\n\n"
-        << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s show RUN_DIR [--rank R] [--json]\n\n"
+      "Reads every rank's trace strictly (a corrupt, truncated or missing file is an error\n"
+      "naming it) and prints the MPI calls per operation: count, bytes sent, time inside.\n\n",
+      pos);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
 
   core::RunInfo info = core::read_run_info(dir);
   core::check_rank_files(dir, info.nprocs);

@@ -4,12 +4,12 @@
 
 #include <boost/program_options.hpp>
 #include <charconv>
-#include <iostream>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "signature/run_analysis.hpp"
 #include "signature/signature_json.hpp"
 #include "signature/summary_table.hpp"
@@ -69,17 +69,14 @@ int run_signature(const Args& args) {
       "workers", po::value(&workers)->default_value(workers), "ranks analysed at once (threads)");
   po::positional_options_description pos;
   pos.add("run", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--similarity 0.85]\n\n"
-                 "Cuts each rank's events into phases (repeated event sequences with similar\n"
-                 "compute), weighs them by their repetitions, keeps the relevant ones, picks the\n"
-                 "representative rank and writes the signature as JSON. Prints a summary.\n\n"
-              << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--similarity 0.85]\n\n"
+      "Cuts each rank's events into phases (repeated event sequences with similar\n"
+      "compute), weighs them by their repetitions, keeps the relevant ones, picks the\n"
+      "representative rank and writes the signature as JSON. Prints a summary.\n\n",
+      pos);
+  if (!parsed) return 0;
 
   signature::AnalysisOptions options;
   options.phases.threshold = parse_share(threshold, "--threshold");

@@ -7,9 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
 #include "cli/run_options.hpp"
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "MPI rank writes its trace into DIR, then writes DIR/run.json. The program is not changed\n"
     "or recompiled; C, C++ and Fortran programs built against Open MPI are traced alike.\n"
     "On several nodes, pass the environment to remote ranks: mpirun -x LD_PRELOAD -x "
-    "P3S_TRACE_DIR.\n";
+    "P3S_TRACE_DIR.\n\n";
 
 fs::path tracer_library() {
   if (const char* env = std::getenv("P3S_TRACE_LIB")) return env;
@@ -90,13 +90,9 @@ int run_trace(const Args& args) {
       "problem size of this run as LABEL=SIZE (e.g. grid=512); runs of one model with a smaller "
       "workload become measurable points")("force,f",
                                            "replace the traces of an earlier run in DIR");
-  po::variables_map vm;
-  po::store(po::command_line_parser(options).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout << kUsage << '\n' << desc << '\n';
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_options(options, desc, kUsage);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (command.empty()) throw UsageError("no command to trace: put it after '--'");
 
   core::RunInfo info;

@@ -1,0 +1,26 @@
+#include "cli/parse_options.hpp"
+
+#include <iostream>
+
+namespace p3s::cli {
+namespace po = boost::program_options;
+
+std::optional<po::variables_map> parse_options(const Args& args,
+                                               const po::options_description& visible,
+                                               std::string_view usage,
+                                               const po::positional_options_description& positional,
+                                               const po::options_description* hidden) {
+  po::options_description all;
+  all.add(visible);
+  if (hidden) all.add(*hidden);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    std::cout << usage << visible << '\n';
+    return std::nullopt;
+  }
+  po::notify(vm);
+  return vm;
+}
+
+}  // namespace p3s::cli
