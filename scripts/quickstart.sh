@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quick start: build p3s, trace the bundled 2D stencil at small process counts, find each run's
-# phases, model how they scale and instantiate the model at 64 to 4,096 processes.
-# Everything goes to ./quickstart/.
+# phases, then predict its run time at 64 to 4,096 processes on the default SimGrid platform
+# (model, ST4NP, simulation, report and picture). Everything goes to ./quickstart/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
@@ -18,10 +18,8 @@ for n in 4 9 16 25; do
   $p3s signature "$out/stencil-$n"
   runs+=("$out/stencil-$n")
 done
-echo "== modelling the phases across n = 4, 9, 16, 25"
-$p3s model "${runs[@]}" -o "$out/stencil.slt"
-for N in 64 256 1024 4096; do
-  echo "== ST4NP at N=$N"
-  $p3s generate "$out/stencil.slt" -n "$N" -o "$out/st4np-$N"
-done
-echo "model: $out/stencil.slt   traces for N processes: $out/st4np-N/"
+echo "== predicting N = 64 .. 4096 on simgrid_platforms/default.xml (the stencil keeps its"
+echo "   64x64 block per process as N grows: weak scaling)"
+$p3s predict --runs "${runs[@]}" --targets 64,256,1024,4096 --scaling weak \
+  --platform simgrid_platforms/default.xml -o "$out/report" --force
+echo "picture of the scaling curve: $out/report/scaling.svg"

@@ -73,6 +73,13 @@ int run_generate(const Args& args) {
   for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
 
   const auto [first, last] = ranks.empty() ? std::pair{0, nprocs - 1} : parse_range(ranks, nprocs);
+  const model::ConsistencyReport report = model::check_consistency(*trace);
+  if (!report.consistent()) {
+    fmt::print(stderr, "p3s generate: the ST4NP is INCONSISTENT ({} problems); nothing written:\n",
+               report.problem_count);
+    for (const std::string& p : report.problems) fmt::print(stderr, "  {}\n", p);
+    return 1;
+  }
   const fs::path dir =
       out_dir.empty() ? fs::path(fmt::format("st4np-{}", nprocs)) : fs::path(out_dir);
   fs::create_directories(dir);
@@ -84,13 +91,6 @@ int run_generate(const Args& args) {
   }
   fmt::print("ST4NP for N = {} (ranks {}-{}) written to {}\n", nprocs, first, last, file.string());
 
-  const model::ConsistencyReport report = model::check_consistency(*trace);
-  if (!report.consistent()) {
-    fmt::print(stderr, "p3s generate: the ST4NP is INCONSISTENT ({} problems):\n",
-               report.problem_count);
-    for (const std::string& p : report.problems) fmt::print(stderr, "  {}\n", p);
-    return 1;
-  }
   fmt::print("consistent: every send has its receive, every collective all its members\n");
   if (!ti_dir.empty()) {
     sim::TiExportOptions options;

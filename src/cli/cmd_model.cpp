@@ -7,33 +7,15 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "model/holdout_check.hpp"
 #include "model/logical_phases.hpp"
-#include "model/slt_builder.hpp"
 #include "model/slt_json.hpp"
-#include "signature/run_analysis.hpp"
-#include "signature/signature_json.hpp"
 
 namespace p3s::cli {
 namespace {
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
-
-// A run's signature with every rank's phases, relevant or not: ranks' phases are related by
-// position, which a phase relevant on some ranks only would shift (the model applies the
-// threshold to each logical phase as a whole). Its signature.json serves when `p3s signature
-// --threshold 0` wrote it; otherwise the run is analysed again.
-signature::Signature signature_of(const std::string& run) {
-  const fs::path file = fs::path(run) / signature::kSignatureFile;
-  if (fs::exists(file)) {
-    signature::Signature sig = signature::read_signature(file);
-    if (sig.threshold == 0) return sig;
-  }
-  signature::AnalysisOptions options;
-  options.phases.threshold = 0;
-  return signature::analyse_run(run, options);
-}
 
 void print_phase(const model::PhaseModel& p) {
   fmt::print("{}: weight = {} (max error {:.2f} %)\n", p.name, p.weight.equation(),
@@ -89,8 +71,10 @@ int run_model(const Args& args) {
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
       "measurable", po::value(&measurable)->multitoken(),
       "runs of a smaller workload (p3s trace --workload LABEL=SIZE): measurable points for "
-      "the compute model")("output,o", po::value(&output)->default_value(output),
-                           "where to write the SLT");
+      "the compute model")("threshold", po::value(&threshold)->default_value(threshold),
+                           "relevance: a phase is modelled when it takes at least this share "
+                           "of some rank's run")(
+      "output,o", po::value(&output)->default_value(output), "where to write the SLT");
   po::positional_options_description pos;
   pos.add("runs", -1);
   const auto parsed =
@@ -108,26 +92,10 @@ int run_model(const Args& args) {
   if (!parsed) return 0;
   if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
 
-  std::vector<model::LogicalRun> logical;
-  std::string application;
-  for (const std::string& run : runs) {
-    const signature::Signature sig = signature_of(run);
-    if (application.empty()) {
-      for (const std::string& word : sig.run.command)
-        application += (application.empty() ? "" : " ") + word;
-    }
-    logical.push_back(model::logical_phases(sig));
-  }
-  std::vector<model::LogicalRun> points;
-  for (const std::string& run : measurable)
-    points.push_back(model::logical_phases(signature_of(run)));
-  model::Slt slt;
-  try {
-    slt = model::build_slt(logical, points, threshold);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  slt.application = application;
+  std::vector<signature::Signature> training, points;
+  for (const std::string& run : runs) training.push_back(signature_of(run));
+  for (const std::string& run : measurable) points.push_back(signature_of(run));
+  model::Slt slt = build_model(training, points, threshold);
   for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     print_phase(slt.phases[k]);
     print_compute(slt.compute.phases[k], slt.compute.metric);

@@ -11,6 +11,9 @@ const std::vector<Command>& commands() {
        run_platform},
       {"model", "relate runs at several n and write the scalable logical trace (SLT)", run_model},
       {"generate", "instantiate an SLT at N processes as an ST4NP", run_generate},
+      {"simulate", "replay an SLT at N processes in SimGrid SMPI on a platform", run_simulate},
+      {"predict", "trace runs -> model -> simulate at every target N: table, CSV, JSON, picture",
+       run_predict},
   };
   return all;
 }

@@ -317,22 +317,40 @@ PhaseComputeRun compute_run(const LogicalRun& run, const LogicalPhase& phase) {
   return out;
 }
 
-// Compute before each slot as a share of the repetition, from the largest run. None for a
-// growing phase: its slots at N share the repetition equally.
-std::vector<double> slot_shares(const PhaseModel& phase, const LogicalPhase& largest) {
-  if (phase.growing) return {};
-  std::vector<double> slot_cpu(largest.ranks.front().slot_cpu_ns.size(), 0.0);
-  for (const LogicalRankPhase& r : largest.ranks) {
-    for (std::size_t e = 0; e < slot_cpu.size() && e < r.slot_cpu_ns.size(); ++e)
-      slot_cpu[e] += r.slot_cpu_ns[e];
+// Compute before each slot as a share of the repetition, from the largest run: each rank's
+// events are put back in their slots (border ranks lack some) and summed per slot. None for a
+// growing phase or an unmodelled one: their slots at N share the repetition equally.
+std::vector<double> slot_shares(const PhaseModel& phase, const LogicalRun& largest_run,
+                                std::size_t k) {
+  if (phase.growing || !phase.pattern_modelled) return {};
+  const LogicalPhase& largest = largest_run.phases[k];
+  PhaseRun run;
+  run.n = largest_run.n;
+  for (const LogicalRankPhase& r : largest.ranks) run.ranks.push_back(r.events);
+  std::optional<Alignment> alignment;
+  for (AlignmentMethod method :
+       {AlignmentMethod::Position, AlignmentMethod::Centered, AlignmentMethod::Signed}) {
+    if (alignment_method_name(method) == phase.alignment)
+      alignment = align_phase({&run, 1}, method);
+  }
+  const std::size_t count = phase.slots.size();
+  std::vector<double> slot_cpu(count, 0.0);
+  if (alignment && alignment->aligned()) {
+    const AlignedRun& aligned = alignment->runs.front();
+    for (std::size_t r = 0; r < largest.ranks.size() && r < aligned.order.size(); ++r) {
+      const std::vector<double>& cpu = largest.ranks[r].slot_cpu_ns;
+      const std::vector<std::int32_t>& order = aligned.order[r];
+      for (std::size_t e = 0; e < order.size() && e < cpu.size(); ++e) {
+        const auto slot = static_cast<std::size_t>(order[e]);
+        if (slot < count) slot_cpu[slot] += cpu[e];
+      }
+    }
   }
   double total = 0;
   for (double c : slot_cpu) total += c;
-  const std::size_t count = phase.slots.size();
   std::vector<double> shares;
   for (std::size_t s = 0; s < count; ++s) {
-    shares.push_back(total <= 0 || count != slot_cpu.size() ? 1.0 / static_cast<double>(count)
-                                                            : slot_cpu[s] / total);
+    shares.push_back(total <= 0 ? 1.0 / static_cast<double>(count) : slot_cpu[s] / total);
   }
   return shares;
 }
@@ -425,7 +443,7 @@ Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>
     if (slt.compute.workload) size = slt.compute.workload->size;
     PhaseCompute compute = model_phase_compute(training, points, slt.phases.back().weight, size);
     compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
-    compute.slot_shares = slot_shares(slt.phases.back(), sorted.back()->phases[k]);
+    compute.slot_shares = slot_shares(slt.phases.back(), *sorted.back(), k);
     slt.compute.phases.push_back(std::move(compute));
   }
   return slt;

@@ -114,18 +114,25 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
   std::vector<core::RequestRecord> pending;
   std::int64_t next_request = 0;
   const double compute = inst.compute_ns(rank);
+  // Compute before a null communication (a border rank's missing neighbour) goes before the
+  // next call the rank makes, or before its first one if none follows, so the repetition's
+  // compute is kept whole.
+  double unplaced = 0;
+  const std::size_t first_out = out.size();
   for (std::int32_t s : sequence) {
     const InstantiatedSlot& slot = inst.slots[static_cast<std::size_t>(s)];
     const SlotModel& m = *slot.model;
     core::Event e;
     e.op = m.op;
     const auto index = static_cast<std::size_t>(s);
-    e.burst_cpu = std::llround(compute * (index < inst.slot_shares.size()
-                                              ? inst.slot_shares[index]
-                                              : 1.0 / static_cast<double>(inst.slots.size())));
+    unplaced +=
+        compute * (index < inst.slot_shares.size() ? inst.slot_shares[index]
+                                                   : 1.0 / static_cast<double>(inst.slots.size()));
     if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
     if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
     if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) continue;
+    e.burst_cpu = std::llround(unplaced);
+    unplaced = 0;
     if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
     if (e.dst != core::kNone || !point_to_point(m.op)) {
       e.tag = m.tag;
@@ -149,6 +156,7 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     }
     out.push_back(std::move(e));
   }
+  if (unplaced > 0 && out.size() > first_out) out[first_out].burst_cpu += std::llround(unplaced);
 }
 
 void SltScaledTrace::carried_events(const InstantiatedPhase& inst, int rank,

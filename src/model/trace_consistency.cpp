@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <cstdlib>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -22,6 +24,59 @@ struct CollectiveCall {
   auto operator<=>(const CollectiveCall&) const = default;
 };
 
+// Point-to-point events whose peers are inside the world; the others are reported once, by
+// the rank that names them, and take no part in matching.
+bool matchable(const core::Event& e, int n) {
+  return core::op_kind(e.op) == core::OpKind::PointToPoint && e.dst < n && e.src < n;
+}
+
+// One phase's events of the ranks looked at last. Matching looks at each rank's peers, which
+// are near it in most patterns (a ring, a stencil's rows), so a small direct-mapped cache
+// regenerates few of them and memory does not grow with N. Its size is prime so that peers at
+// a power-of-two distance (a grid's row above, a butterfly's partner) do not evict the rank.
+class RankEventCache {
+ public:
+  RankEventCache(const core::ScaledTrace& trace, int phase) : trace_(trace), phase_(phase) {}
+
+  const std::vector<core::Event>& events(int rank) {
+    Entry& entry = entries_[static_cast<std::size_t>(rank) % entries_.size()];
+    if (entry.rank != rank) {
+      entry.rank = rank;
+      entry.events.clear();
+      trace_.phase_events(phase_, rank, entry.events);
+    }
+    return entry.events;
+  }
+
+ private:
+  struct Entry {
+    int rank = -1;
+    std::vector<core::Event> events;
+  };
+  const core::ScaledTrace& trace_;
+  int phase_;
+  std::vector<Entry> entries_ = std::vector<Entry>(1021);
+};
+
+// Messages `rank` receives from `from` with this tag and size, or sends to `to`.
+std::int64_t received(const std::vector<core::Event>& events, int n, std::int32_t from,
+                      std::int32_t tag, std::int64_t bytes) {
+  std::int64_t count = 0;
+  for (const core::Event& e : events) {
+    count += matchable(e, n) && e.src == from && e.rtag == tag && e.rbytes == bytes;
+  }
+  return count;
+}
+
+std::int64_t sent(const std::vector<core::Event>& events, int n, std::int32_t to, std::int32_t tag,
+                  std::int64_t bytes) {
+  std::int64_t count = 0;
+  for (const core::Event& e : events) {
+    count += matchable(e, n) && e.dst == to && e.tag == tag && e.bytes == bytes;
+  }
+  return count;
+}
+
 }  // namespace
 
 ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t reported) {
@@ -31,16 +86,27 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
     ++report.problem_count;
   };
   const int n = trace.nprocs();
-  std::vector<core::Event> events;
   for (int p = 0; p < static_cast<int>(trace.phases().size()); ++p) {
     const std::string& name = trace.phases()[static_cast<std::size_t>(p)].name;
-    // +1 per send, -1 per matching receive: what is left over is unmatched.
-    std::map<Message, std::int64_t> balance;
+    RankEventCache cache(trace, p);
+    // Each unmatched message (sends minus receives of one sender, receiver, tag and size) is
+    // found once: from its sender when it was sent, else from its receiver. They are reported
+    // after the phase's other problems, in message order, so only the first `reported` of
+    // them are kept, whatever N.
+    std::map<Message, std::int64_t> unmatched;
+    std::size_t unmatched_count = 0;
+    auto imbalance = [&](const Message& m, std::int64_t count) {
+      ++unmatched_count;
+      unmatched.emplace(m, count);
+      if (unmatched.size() > reported) unmatched.erase(std::prev(unmatched.end()));
+    };
     std::vector<CollectiveCall> world_calls;
+    std::vector<core::Event> events;
     for (int r = 0; r < n; ++r) {
-      events.clear();
-      trace.phase_events(p, r, events);
+      events = cache.events(r);
       std::vector<CollectiveCall> calls;
+      std::map<Message, std::int64_t> sends;     // from r
+      std::map<Message, std::int64_t> receives;  // at r
       for (const core::Event& e : events) {
         if (core::op_kind(e.op) == core::OpKind::Collective) {
           if (e.comm != 0) continue;  // sub-communicators: not produced by the model yet
@@ -48,12 +114,12 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
           continue;
         }
         if (core::op_kind(e.op) != core::OpKind::PointToPoint) continue;
-        if (e.dst >= n || e.src >= n) {
+        if (!matchable(e, n)) {
           problem(fmt::format("{}: rank {} names a peer outside 0..{}", name, r, n - 1));
           continue;
         }
-        if (e.dst >= 0) ++balance[{r, e.dst, e.tag, e.bytes}];
-        if (e.src >= 0) --balance[{e.src, r, e.rtag, e.rbytes}];
+        if (e.dst >= 0) ++sends[{r, e.dst, e.tag, e.bytes}];
+        if (e.src >= 0) ++receives[{e.src, r, e.rtag, e.rbytes}];
       }
       if (r == 0) {
         world_calls = calls;
@@ -63,13 +129,21 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
                         "rank 0",
                         name, r));
       }
+      for (const auto& [m, count] : sends) {
+        const std::int64_t matched = received(cache.events(m.to), n, r, m.tag, m.bytes);
+        if (count != matched) imbalance(m, count - matched);
+      }
+      for (const auto& [m, count] : receives) {
+        if (sent(cache.events(m.from), n, r, m.tag, m.bytes) == 0) imbalance(m, -count);
+      }
     }
-    for (const auto& [m, count] : balance) {
-      if (count == 0) continue;
+    for (const auto& [m, count] : unmatched) {
       problem(fmt::format("{}: {} message(s) {} -> {} (tag {}, {} bytes) {}", name, std::abs(count),
                           m.from, m.to, m.tag, m.bytes,
                           count > 0 ? "sent but never received" : "received but never sent"));
     }
+    // The ones not kept still count.
+    report.problem_count += unmatched_count - unmatched.size();
   }
   return report;
 }

@@ -14,7 +14,9 @@ struct ConsistencyReport {
   bool consistent() const { return problem_count == 0; }
 };
 
-// Walks every rank of every phase once; memory grows with one phase's unmatched messages.
+// Walks the ranks of every phase in order, matching each rank's messages against its peers'
+// events regenerated on demand: memory is one rank's events, a small cache of its peers' and
+// the `reported` problems, whatever N (a ScaledTrace produces ranks cheaply, by design).
 ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t reported = 8);
 
 }  // namespace p3s::model

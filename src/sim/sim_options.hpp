@@ -3,6 +3,7 @@
 // SimGrid settings passed through.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,8 @@ struct SimOptions {
   bool native_collectives = true;
   // Passed to SimGrid as given, after p3s's own settings: "--cfg=KEY:VALUE", "--log=...".
   std::vector<std::string> simgrid_args;
+  // Called before each SimGrid run with what it simulates, for progress on long simulations.
+  std::function<void(std::string_view)> progress;
 };
 
 Mapping mapping_from_name(std::string_view name);  // "block" | "cyclic"

@@ -1,5 +1,7 @@
 #include "sim/simulate.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -76,6 +78,11 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
   if (options.mode == SimMode::PerPhase) {
     result.measured_repetitions = options.measured_repetitions;
     for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+      if (options.progress) {
+        options.progress(fmt::format("phase {}/{} ({}): {} ranks, 1 warm-up + {} measured", p + 1,
+                                     phases.size(), phases[static_cast<std::size_t>(p)].name,
+                                     trace.nprocs(), options.measured_repetitions));
+      }
       SessionPlan plan;
       plan.segments = {{p, 1 + options.measured_repetitions}};
       plan.warmup_repetitions = 1;
@@ -103,6 +110,10 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
                                     " has weight " + std::to_string(w));
       }
       plan.segments.push_back({p, std::llround(w)});
+    }
+    if (options.progress) {
+      options.progress(fmt::format("full run: {} ranks, {} phases with their weights",
+                                   trace.nprocs(), phases.size()));
     }
     const SessionRun run = run_forked(trace, options, plan);
     account(result, run);

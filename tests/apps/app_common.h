@@ -34,6 +34,18 @@ static inline int app_arg_long(int argc, char** argv, int index, long lo, long h
   return 0;
 }
 
+/* Declared compute cost. Built by smpicc with -DP3S_SMPI_DECLARED_FLOPS and run with
+ * --cfg=smpi/simulate-computation:no, SMPI advances a rank's clock by `flops` at its host's
+ * speed here instead of timing the code around it, so the simulated time does not depend on
+ * how fast, or how noisily, the simulating machine runs the real loops (which still run, so the
+ * app still verifies). Everywhere else it does nothing. Not an MPI call: the communication
+ * structure is unchanged; SMPI's -trace-ti records it as a compute action. */
+#ifdef P3S_SMPI_DECLARED_FLOPS
+#define APP_COMPUTE_FLOPS(flops) smpi_execute_flops((double)(flops))
+#else
+#define APP_COMPUTE_FLOPS(flops) ((void)0)
+#endif
+
 /* Rank 0 explains the problem; every rank then leaves MPI cleanly with the usage code. All
  * ranks see the same argv and process count, so all of them take this path together and no
  * rank is left waiting in a collective. */

@@ -1,0 +1,211 @@
+// p3s predict: the whole pipeline from traced runs to a scaling report. Signature of every run,
+// the SLT, then for every target N (and every traced n, to hold the prediction against the
+// runs) the ST4NP, its consistency check and its simulation; the report is a table, CSV, JSON
+// and an SVG picture of the scaling curve.
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli/commands.hpp"
+#include "cli/model_inputs.hpp"
+#include "cli/parse_options.hpp"
+#include "cli/simulation_setup.hpp"
+#include "model/slt_json.hpp"
+#include "model/slt_scaled_trace.hpp"
+#include "model/trace_consistency.hpp"
+#include "report/phase_fits.hpp"
+#include "report/report_files.hpp"
+#include "report/scaling_plot.hpp"
+#include "sim/simulate.hpp"
+
+namespace p3s::cli {
+namespace {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+constexpr const char* kReportFiles[] = {"app.slt", "prediction.txt", "prediction.csv",
+                                        "prediction.json", "scaling.svg"};
+
+std::vector<std::int64_t> parse_targets(const std::string& text) {
+  std::vector<std::int64_t> targets;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    std::size_t used = 0;
+    long long n = 0;
+    try {
+      n = std::stoll(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || n < 1) {
+      throw UsageError(
+          fmt::format("--targets: '{}' is not a process count (e.g. 64,256,1024)", item));
+    }
+    targets.push_back(n);
+    start = comma + 1;
+  }
+  return targets;
+}
+
+// The report directory: created, or reused when it holds nothing or `force` is given; then
+// only p3s's own report files in it are replaced.
+void prepare_report_dir(const fs::path& dir, bool force) {
+  if (fs::exists(dir) && !fs::is_directory(dir)) {
+    throw UsageError(fmt::format("-o {}: exists and is not a directory", dir.string()));
+  }
+  if (fs::exists(dir) && !fs::is_empty(dir) && !force) {
+    throw UsageError(
+        fmt::format("-o {}: the directory is not empty; give --force to replace the report in it",
+                    dir.string()));
+  }
+  fs::create_directories(dir);
+  if (!force) return;
+  for (const char* name : kReportFiles) fs::remove(dir / name);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("sim-") && name.ends_with(".json")) fs::remove(entry.path());
+  }
+}
+
+void progress(const std::string& what) {
+  fmt::print("{}\n", what);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_predict(const Args& args) {
+  std::vector<std::string> runs, measurable;
+  std::string targets_text, out_dir, scaling = "strong";
+  double threshold = 0.01;
+  bool carry = false, force = false;
+  SimulationFlags flags;
+  po::options_description desc("options");
+  desc.add_options()("help,h", "show this help")(
+      "runs", po::value(&runs)->multitoken()->required(),
+      "traced run directories at several process counts")(
+      "targets", po::value(&targets_text)->required(), "process counts to predict, e.g. 64,256")(
+      "output,o", po::value(&out_dir)->required(), "report directory")(
+      "measurable", po::value(&measurable)->multitoken(),
+      "runs of a smaller workload: measurable points for the compute model")(
+      "threshold", po::value(&threshold)->default_value(threshold),
+      "relevance threshold of a phase (share of a rank's run)")(
+      "carry-nearest", po::bool_switch(&carry),
+      "carry the largest run's pattern for phases that are not modelled")(
+      "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
+      "scaling", po::value(&scaling)->default_value(scaling),
+      "strong (same problem on more processes) or weak (fixed work per process): how speedup "
+      "and efficiency are defined");
+  add_simulation_flags(desc, flags);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s predict --runs RUN... --targets N1,N2,... --platform P.xml -o REPORT/\n"
+      "                   [--measurable RUN...] [simulation options]\n\n"
+      "Runs signature, model, generate and simulate for every target N and every traced n,\n"
+      "and writes REPORT/prediction.txt (the table, also printed), prediction.csv,\n"
+      "prediction.json, scaling.svg (PET and speedup against N, with the traced runs and\n"
+      "the ideal speedup), app.slt and sim-N.json per N.\n\n");
+  if (!parsed) return 0;
+  if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
+  if (scaling != "strong" && scaling != "weak") {
+    throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
+  }
+  const std::vector<std::int64_t> targets = parse_targets(targets_text);
+  sim::SimOptions options = simulation_options(flags);
+  const fs::path dir(out_dir);
+  prepare_report_dir(dir, force);
+  const auto started = std::chrono::steady_clock::now();
+
+  report::ScalingPrediction prediction;
+  prediction.platform = fs::path(flags.platform).filename().string();
+  prediction.mode = std::string(sim::mode_name(options.mode));
+  prediction.weak_scaling = scaling == "weak";
+  std::vector<signature::Signature> training, points;
+  std::set<std::int64_t> traced;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    progress(fmt::format("[signature {}/{}] {}", i + 1, runs.size(), runs[i]));
+    training.push_back(signature_of(runs[i]));
+    const signature::Signature& sig = training.back();
+    traced.insert(sig.run.nprocs);
+    prediction.measured.push_back(
+        {sig.run.nprocs, static_cast<double>(sig.aet_ns) * 1e-9, runs[i]});
+  }
+  for (const std::string& run : measurable) {
+    progress(fmt::format("[signature] measurable run {}", run));
+    points.push_back(signature_of(run));
+  }
+  std::sort(prediction.measured.begin(), prediction.measured.end(),
+            [](const auto& a, const auto& b) { return a.n < b.n; });
+
+  progress(fmt::format("[model] {} runs at n = {}", runs.size(),
+                       fmt::join(traced.begin(), traced.end(), ", ")));
+  const model::Slt slt = build_model(training, points, threshold);
+  model::write_slt(dir / "app.slt", slt);
+  prediction.application = slt.application;
+  prediction.fits = report::phase_fits(slt);
+  prediction.not_modelled = report::not_modelled(slt);
+
+  std::set<std::int64_t> all(targets.begin(), targets.end());
+  all.insert(traced.begin(), traced.end());
+  std::size_t step = 0;
+  for (const std::int64_t n : all) {
+    ++step;
+    const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
+    std::optional<model::SltScaledTrace> trace;
+    try {
+      trace.emplace(slt, static_cast<int>(n), model::InstantiateOptions{.carry_nearest = carry});
+    } catch (const std::domain_error& e) {
+      prediction.warnings.push_back(fmt::format("N = {} not predicted: {}", n, e.what()));
+      progress(fmt::format("{} refused: {}", where, e.what()));
+      continue;
+    }
+    for (const std::string& w : trace->warnings()) {
+      prediction.warnings.push_back(fmt::format("N = {}: {}", n, w));
+    }
+    progress(fmt::format("{} generating and checking the ST4NP", where));
+    const model::ConsistencyReport consistency = model::check_consistency(*trace);
+    if (!consistency.consistent()) {
+      prediction.warnings.push_back(fmt::format(
+          "N = {} not predicted: the ST4NP is inconsistent ({})", n, consistency.problems.front()));
+      progress(fmt::format("{} INCONSISTENT: {}", where, consistency.problems.front()));
+      continue;
+    }
+    options.progress = [&](std::string_view what) {
+      progress(fmt::format("{}   {}", where, what));
+    };
+    const sim::SimResult result = sim::simulate(*trace, options);
+    nlohmann::json j = sim::to_json(result);
+    j["slt"] = (dir / "app.slt").string();
+    report::write_text(dir / fmt::format("sim-{}.json", n), j.dump(2) + "\n");
+    prediction.points.push_back(
+        {n, traced.contains(n), result.pet, result.cost.events, result.cost.wall_seconds});
+    progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
+                         result.cost.events, result.cost.wall_seconds));
+  }
+  if (prediction.points.empty()) {
+    fmt::print(stderr, "p3s predict: no process count could be predicted\n");
+    for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);
+    return 1;
+  }
+
+  const std::string table = report::prediction_table(prediction);
+  report::write_text(dir / "prediction.txt", table);
+  report::write_text(dir / "prediction.csv", report::prediction_csv(prediction));
+  report::write_text(dir / "prediction.json", report::prediction_json(prediction).dump(2) + "\n");
+  report::write_text(dir / "scaling.svg", report::scaling_plot_svg(prediction));
+  fmt::print("\n{}\n", table);
+  fmt::print("report: {}/prediction.{{txt,csv,json}}   picture: {}   ({:.0f} s)\n", dir.string(),
+             (dir / "scaling.svg").string(),
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return 0;
+}
+
+}  // namespace p3s::cli

@@ -1,0 +1,83 @@
+// p3s simulate: the SLT instantiated at N, replayed in SimGrid's SMPI on a platform file; prints
+// each phase's simulated time and the PET, optionally as JSON.
+#include <fmt/core.h>
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
+#include "cli/simulation_setup.hpp"
+#include "cli/simulation_table.hpp"
+#include "model/slt_json.hpp"
+#include "model/slt_scaled_trace.hpp"
+#include "sim/simulate.hpp"
+
+namespace p3s::cli {
+
+int run_simulate(const Args& args) {
+  namespace po = boost::program_options;
+  std::string slt_file, json_file;
+  int nprocs = 0;
+  bool carry = false;
+  SimulationFlags flags;
+  po::options_description desc("options");
+  desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
+                                                 "the model (app.slt)")(
+      "nprocs,n", po::value(&nprocs)->required(), "process count N")(
+      "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here")(
+      "carry-nearest", po::bool_switch(&carry),
+      "carry the largest run's pattern for phases that are not modelled");
+  add_simulation_flags(desc, flags);
+  po::positional_options_description pos;
+  pos.add("slt", 1);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s simulate app.slt -n N --platform P.xml [--ranks-per-host k]\n"
+      "                    [--mapping block|cyclic] [--cfg smpi/KEY:VALUE]... [--cpu-speedup X]\n"
+      "                    [--full] [--repetitions M] [--json FILE]\n\n"
+      "Replays the model at N processes in SimGrid's SMPI. By default each relevant phase is\n"
+      "simulated on its own (a warm-up, then M measured repetitions): PhaseET is the slowest\n"
+      "rank's time per repetition and PET = sum of PhaseET x weight. --full simulates every\n"
+      "phase in order, each repeated its weight, as one run. Compute times are those of the\n"
+      "traced machine, divided by --cpu-speedup.\n\n",
+      pos);
+  if (!parsed) return 0;
+  if (nprocs < 1) throw UsageError("-n must be at least 1");
+  sim::SimOptions options = simulation_options(flags);
+
+  const model::Slt slt = model::read_slt(slt_file);
+  std::optional<model::SltScaledTrace> trace;
+  try {
+    trace.emplace(slt, nprocs, model::InstantiateOptions{.carry_nearest = carry});
+  } catch (const std::domain_error& e) {
+    fmt::print(stderr, "p3s simulate: refused: {}\n", e.what());
+    return 1;
+  }
+  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
+
+  fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}\n", slt_file, nprocs,
+             options.platform.string(), options.ranks_per_host, sim::mapping_name(options.mapping),
+             sim::mode_name(options.mode));
+  std::fflush(stdout);
+  options.progress = [](std::string_view what) {
+    fmt::print(stderr, "  {}\n", what);
+    std::fflush(stderr);
+  };
+  const sim::SimResult result = sim::simulate(*trace, options);
+  print_simulation_table(result);
+
+  if (!json_file.empty()) {
+    nlohmann::json j = sim::to_json(result);
+    j["slt"] = slt_file;
+    j["warnings"] = trace->warnings();
+    std::ofstream out(json_file);
+    out << j.dump(2) << '\n';
+    if (!out) throw std::runtime_error(fmt::format("error writing {}", json_file));
+    fmt::print("JSON written to {}\n", json_file);
+  }
+  return 0;
+}
+
+}  // namespace p3s::cli

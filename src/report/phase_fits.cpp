@@ -1,0 +1,50 @@
+#include "report/phase_fits.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace p3s::report {
+
+std::vector<PhaseFit> phase_fits(const model::Slt& slt) {
+  std::vector<PhaseFit> fits;
+  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
+    const model::PhaseModel& p = slt.phases[k];
+    PhaseFit f;
+    f.name = p.name;
+    f.pattern_modelled = p.pattern_modelled;
+    f.pattern = p.pattern_modelled
+                    ? fmt::format("exact at every training n ({} alignment, {} slot(s){})",
+                                  p.alignment, p.slots.size(), p.growing ? ", growing with n" : "")
+                    : "NOT MODELLED";
+    f.weight_equation = p.weight.equation();
+    f.weight_error_pct = p.weight.quality.max_error_pct;
+    for (const model::SlotModel& slot : p.slots) {
+      for (const auto* bytes : {&slot.bytes, &slot.rbytes}) {
+        if (!*bytes) continue;
+        f.volume_error_pct =
+            std::max(f.volume_error_pct.value_or(0.0), (*bytes)->quality.max_error_pct);
+      }
+    }
+    if (k < slt.compute.phases.size()) {
+      for (const model::InstructionGroup& g : slt.compute.phases[k].groups) {
+        f.compute_error_pct = std::max(f.compute_error_pct, g.per_rank_ns.quality.max_error_pct);
+      }
+    }
+    fits.push_back(std::move(f));
+  }
+  return fits;
+}
+
+std::vector<std::string> not_modelled(const model::Slt& slt) {
+  std::vector<std::string> lines;
+  for (const model::PhaseModel& p : slt.phases) {
+    if (p.pattern_modelled) continue;
+    lines.push_back(fmt::format("{}: pattern not modelled{}", p.name,
+                                p.failures.empty() ? "" : ": " + p.failures.front()));
+  }
+  lines.insert(lines.end(), slt.notes.begin(), slt.notes.end());
+  return lines;
+}
+
+}  // namespace p3s::report

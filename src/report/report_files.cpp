@@ -1,0 +1,103 @@
+#include "report/report_files.hpp"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace p3s::report {
+
+std::string prediction_table(const ScalingPrediction& p) {
+  std::string out =
+      fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
+                  p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode);
+  out += fmt::format("{:>7} {:>14} {:>9} {:>11} {:>14} {:>10}  {}\n", "N", "PET (s)", "speedup",
+                     "efficiency", "measured (s)", "pred-meas", "");
+  for (const PredictedPoint& pt : p.points) {
+    std::string measured = "-", difference = "-";
+    for (const MeasuredRun& m : p.measured) {
+      if (m.n == pt.n) measured = fmt::format("{:.6g}", m.aet_seconds);
+    }
+    if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
+    out += fmt::format("{:>7} {:>14.6g} {:>9.3f} {:>10.1f}% {:>14} {:>10}  {}\n", pt.n,
+                       pt.pet_seconds, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
+                       pt.traced ? "(traced n)" : "");
+  }
+  out += fmt::format(
+      "\n{} and efficiency against the smallest N above, on the same platform.\n"
+      "measured: the traced run's AET on the machine it ran on. pred-meas compares the platform "
+      "with that machine,\nnot only the model: runs with more ranks than cores are slowed by "
+      "sharing them.\n\nmodel fit at the training runs (largest error, %):\n",
+      p.weak_scaling ? "scaled speedup (N/n0 x PET(n0)/PET(N))" : "speedup (PET(n0)/PET(N))");
+  out += fmt::format("  {:<12} {:>8} {:>8} {:>8}  {}\n", "phase", "weight", "volume", "compute",
+                     "pattern; weight");
+  for (const PhaseFit& f : p.fits) {
+    out += fmt::format("  {:<12} {:>8.2f} {:>8} {:>8.2f}  {}; W = {}\n", f.name, f.weight_error_pct,
+                       f.volume_error_pct ? fmt::format("{:.2f}", *f.volume_error_pct) : "-",
+                       f.compute_error_pct, f.pattern, f.weight_equation);
+  }
+  for (const std::string& line : p.not_modelled) out += fmt::format("not modelled: {}\n", line);
+  for (const std::string& line : p.warnings) out += fmt::format("WARNING: {}\n", line);
+  return out;
+}
+
+std::string prediction_csv(const ScalingPrediction& p) {
+  std::string out = "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds\n";
+  for (const PredictedPoint& pt : p.points) {
+    std::string measured;
+    for (const MeasuredRun& m : p.measured) {
+      if (m.n == pt.n) measured = fmt::format("{:.9g}", m.aet_seconds);
+    }
+    out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{}\n", pt.n, pt.pet_seconds, p.speedup(pt),
+                       p.efficiency(pt), pt.traced ? 1 : 0, measured);
+  }
+  return out;
+}
+
+nlohmann::json prediction_json(const ScalingPrediction& p) {
+  nlohmann::json j = {{"format", "p3s-prediction 1"},
+                      {"application", p.application},
+                      {"scaling", p.weak_scaling ? "weak" : "strong"},
+                      {"platform", p.platform},
+                      {"mode", p.mode},
+                      {"points", nlohmann::json::array()},
+                      {"measured", nlohmann::json::array()},
+                      {"phases", nlohmann::json::array()},
+                      {"not_modelled", p.not_modelled},
+                      {"warnings", p.warnings}};
+  for (const PredictedPoint& pt : p.points) {
+    nlohmann::json point = {{"n", pt.n},
+                            {"pet_seconds", pt.pet_seconds},
+                            {"speedup", p.speedup(pt)},
+                            {"efficiency", p.efficiency(pt)},
+                            {"traced", pt.traced},
+                            {"simulated_events", pt.events},
+                            {"simulation_wall_seconds", pt.sim_wall_seconds}};
+    if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
+    j["points"].push_back(point);
+  }
+  for (const MeasuredRun& m : p.measured) {
+    j["measured"].push_back({{"n", m.n}, {"aet_seconds", m.aet_seconds}, {"run", m.run}});
+  }
+  for (const PhaseFit& f : p.fits) {
+    nlohmann::json phase = {{"name", f.name},
+                            {"pattern_modelled", f.pattern_modelled},
+                            {"pattern", f.pattern},
+                            {"weight", f.weight_equation},
+                            {"weight_error_pct", f.weight_error_pct},
+                            {"compute_error_pct", f.compute_error_pct}};
+    if (f.volume_error_pct) phase["volume_error_pct"] = *f.volume_error_pct;
+    j["phases"].push_back(phase);
+  }
+  return j;
+}
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("error writing {}", file.string()));
+}
+
+}  // namespace p3s::report

@@ -1,0 +1,60 @@
+#pragma once
+// What `p3s predict` found: the predicted PET at every N (and at the traced n, to set them
+// against the runs), the runs' measured times, and how well the model fits.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p3s::report {
+
+struct PredictedPoint {
+  std::int64_t n = 0;
+  bool traced = false;  // a training run's n: the prediction can be held against the run
+  double pet_seconds = 0;
+  // What simulating it cost.
+  std::int64_t events = 0;
+  double sim_wall_seconds = 0;
+};
+
+// A traced run: its AET (the longest traced time of any rank) on the machine it ran on.
+struct MeasuredRun {
+  std::int64_t n = 0;
+  double aet_seconds = 0;
+  std::string run;
+};
+
+// One phase of the model in numbers: how exactly its pattern and fits hold at the training n.
+struct PhaseFit {
+  std::string name;
+  bool pattern_modelled = false;
+  std::string pattern;  // "exact (grid rule, 10 slots)" or why not
+  std::string weight_equation;
+  double weight_error_pct = 0;
+  std::optional<double> volume_error_pct;  // largest over its slots; none without messages
+  double compute_error_pct = 0;            // largest over its instruction groups
+};
+
+struct ScalingPrediction {
+  std::string application;
+  std::string platform;
+  std::string mode;  // per-phase or full
+  // Strong scaling: the same problem on more processes. Weak: the problem grows with N (fixed
+  // work per process), and the speedup is the scaled speedup.
+  bool weak_scaling = false;
+  std::vector<PredictedPoint> points;  // by n
+  std::vector<MeasuredRun> measured;   // by n
+  std::vector<PhaseFit> fits;
+  std::vector<std::string> not_modelled;  // phases and notes, in words
+  std::vector<std::string> warnings;
+
+  // Speedup against the smallest predicted n0: PET(n0) / PET(N), times N / n0 for weak
+  // scaling; the parallel efficiency is speedup x n0 / N (the ideal speedup is N / n0).
+  double speedup(const PredictedPoint& p) const;
+  double efficiency(const PredictedPoint& p) const;
+  // Relative difference (%) between the prediction at a traced n and that run's AET, when a
+  // run at that n was measured.
+  std::optional<double> difference_pct(const PredictedPoint& p) const;
+};
+
+}  // namespace p3s::report

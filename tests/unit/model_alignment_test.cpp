@@ -1,0 +1,285 @@
+// Relating phases across ranks and runs on synthetic signatures whose truth is built in: a
+// loop split by its warm-up is one logical phase, ranks' phases are related by position, a
+// phase some ranks or some runs lack is reported, and the slots of a phase are the same
+// communication at every n (border ranks lacking theirs).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "model/logical_phases.hpp"
+#include "model/phase_alignment.hpp"
+#include "model/slt_builder.hpp"
+
+namespace p3s::model {
+namespace {
+
+using signature::EventToken;
+
+// A point-to-point token to the world rank `peer` from `rank` among n, relative as the
+// signature writes it.
+EventToken isend(std::int64_t rank, std::int64_t peer, std::int64_t n, std::int32_t tag = 1) {
+  EventToken t;
+  t.op = core::Op::Isend;
+  t.dst = signature::relative_rank(static_cast<std::int32_t>(peer), static_cast<std::int32_t>(rank),
+                                   static_cast<std::int32_t>(n));
+  t.tag = tag;
+  t.bytes = 64;
+  return t;
+}
+
+EventToken collective(core::Op op) {
+  EventToken t;
+  t.op = op;
+  if (op != core::Op::Barrier) {
+    t.bytes = 8;
+    t.rbytes = 8;
+  }
+  return t;
+}
+
+// One rank's phase: `weight` repetitions of `cpu_ns` each, starting at trace event `first`.
+signature::RankPhase rank_phase(std::vector<EventToken> events, std::int64_t weight,
+                                std::size_t first, double cpu_ns) {
+  signature::RankPhase p;
+  p.events = std::move(events);
+  p.slots.resize(p.events.size());
+  p.weight = weight;
+  p.first_event = first;
+  for (std::int64_t i = 0; i < weight; ++i) p.cpu_ns.add(cpu_ns);
+  p.total_ns = static_cast<std::int64_t>(cpu_ns) * weight;
+  return p;
+}
+
+signature::Signature signature_of(std::int64_t n, std::vector<signature::RankPhases> ranks) {
+  signature::Signature sig;
+  sig.run.nprocs = static_cast<std::int32_t>(n);
+  sig.ranks = std::move(ranks);
+  for (auto& r : sig.ranks) r.run_ns = 1'000'000;
+  return sig;
+}
+
+// A run of n ranks with a setup phase (one barrier) and a loop (an allreduce), its first
+// repetition split off by its warm-up cost: 300 ns then 9 of 100 ns.
+signature::Signature setup_and_loop(std::int64_t n) {
+  std::vector<signature::RankPhases> ranks;
+  for (std::int64_t r = 0; r < n; ++r) {
+    signature::RankPhases rank;
+    rank.rank = static_cast<std::int32_t>(r);
+    rank.nprocs = static_cast<std::int32_t>(n);
+    // Listed out of trace order: the logical order is by first event.
+    rank.phases.push_back(rank_phase({collective(core::Op::Allreduce)}, 9, 5, 100));
+    rank.phases.push_back(rank_phase({collective(core::Op::Barrier)}, 1, 0, 50));
+    rank.phases.push_back(rank_phase({collective(core::Op::Allreduce)}, 1, 2, 300));
+    ranks.push_back(std::move(rank));
+  }
+  return signature_of(n, std::move(ranks));
+}
+
+TEST(LogicalPhases, SplitLoopIsOnePhaseAndPhasesAreInTraceOrder) {
+  const LogicalRun run = logical_phases(setup_and_loop(3));
+  EXPECT_EQ(run.n, 3);
+  EXPECT_TRUE(run.notes.empty());
+  ASSERT_EQ(run.phases.size(), 2u);
+  EXPECT_EQ(run.phases[0].position, 0);
+  EXPECT_EQ(run.phases[1].position, 1);
+  ASSERT_EQ(run.phases[0].ranks.size(), 3u);
+  for (const LogicalRankPhase& r : run.phases[0].ranks) {
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_EQ(r.events[0].op, core::Op::Barrier);
+    EXPECT_EQ(r.weight, 1);
+  }
+  for (const LogicalRankPhase& r : run.phases[1].ranks) {
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_EQ(r.events[0].op, core::Op::Allreduce);
+    EXPECT_EQ(r.weight, 10);
+    EXPECT_EQ(r.first_event, 2u);
+    EXPECT_DOUBLE_EQ(r.cpu_ns, (300.0 + 9 * 100.0) / 10);  // mean over all repetitions
+  }
+}
+
+TEST(LogicalPhases, PhaseOnSomeRanksOnlyIsReportedAndLeftOut) {
+  signature::Signature sig = setup_and_loop(4);
+  // Ranks 0 and 2 lose the loop: only the setup phase is on every rank.
+  for (std::size_t r : {0u, 2u}) {
+    auto& phases = sig.ranks[r].phases;
+    phases.erase(
+        std::remove_if(phases.begin(), phases.end(),
+                       [](const auto& p) { return p.events[0].op == core::Op::Allreduce; }),
+        phases.end());
+  }
+  const LogicalRun run = logical_phases(sig);
+  ASSERT_EQ(run.phases.size(), 1u);
+  EXPECT_EQ(run.phases[0].ranks[0].events[0].op, core::Op::Barrier);
+  ASSERT_EQ(run.notes.size(), 1u);
+  EXPECT_EQ(run.notes[0],
+            "n = 4: logical phase 1 is relevant on 2 of 4 ranks only (first: rank 1); not "
+            "modelled");
+}
+
+TEST(LogicalPhases, RelevanceIsTheLargestShareOfAnyRank) {
+  LogicalPhase phase;
+  phase.ranks.resize(3);
+  phase.ranks[0].share = 0.001;
+  phase.ranks[1].share = 0.4;
+  phase.ranks[2].share = 0.02;
+  EXPECT_DOUBLE_EQ(phase.relevance(), 0.4);
+}
+
+LogicalRun with_share(LogicalRun run) {
+  for (auto& phase : run.phases) {
+    for (auto& r : phase.ranks) r.share = 0.4;
+  }
+  return run;
+}
+
+TEST(PhaseRelation, RunsAreRelatedByPositionAndAPhaseInSomeRunsIsReported) {
+  // n = 6 has only the setup phase on its ranks: the loop is in two runs of three.
+  signature::Signature short_run = setup_and_loop(6);
+  for (auto& rank : short_run.ranks) {
+    std::erase_if(rank.phases, [](const auto& p) { return p.events[0].op == core::Op::Allreduce; });
+  }
+  const std::vector<LogicalRun> runs = {with_share(logical_phases(setup_and_loop(4))),
+                                        with_share(logical_phases(short_run)),
+                                        with_share(logical_phases(setup_and_loop(8)))};
+  ASSERT_EQ(runs[1].phases.size(), 1u);
+  const Slt slt = build_slt(runs);
+  ASSERT_EQ(slt.phases.size(), 1u);
+  EXPECT_EQ(slt.phases[0].index, 0);
+  EXPECT_EQ(slt.phases[0].runs_n, (std::vector<std::int64_t>{4, 6, 8}));
+  ASSERT_FALSE(slt.phases[0].slots.empty());
+  EXPECT_EQ(slt.phases[0].slots[0].op, core::Op::Barrier);
+  auto noted = [&](const std::string& text) {
+    return std::find(slt.notes.begin(), slt.notes.end(), text) != slt.notes.end();
+  };
+  EXPECT_TRUE(noted("n = 4: logical phase 1 has no counterpart in every run; not modelled"));
+  EXPECT_TRUE(noted("n = 8: logical phase 1 has no counterpart in every run; not modelled"));
+  EXPECT_EQ(slt.notes.size(), 2u);
+}
+
+// A non-periodic sqrt(n) x sqrt(n) grid: each rank isends to its north, west, east and south
+// neighbours (tags 1..4), those it has.
+PhaseRun stencil(std::int64_t q) {
+  PhaseRun run;
+  run.n = q * q;
+  for (std::int64_t r = 0; r < run.n; ++r) {
+    const std::int64_t i = r / q;
+    const std::int64_t j = r % q;
+    std::vector<EventToken> events;
+    if (i > 0) events.push_back(isend(r, r - q, run.n));
+    if (j > 0) events.push_back(isend(r, r - 1, run.n));
+    if (j < q - 1) events.push_back(isend(r, r + 1, run.n));
+    if (i < q - 1) events.push_back(isend(r, r + q, run.n));
+    run.ranks.push_back(std::move(events));
+  }
+  return run;
+}
+
+// The slot of `run` in which `rank` sends to world rank `peer`.
+std::optional<std::size_t> slot_to(const AlignedRun& run, std::int64_t rank, std::int64_t peer) {
+  for (std::size_t s = 0; s < run.slot_events.size(); ++s) {
+    const auto& e = run.slot_events[s][static_cast<std::size_t>(rank)];
+    if (e && absolute_peer(e->dst, rank, run.n) == peer) return s;
+  }
+  return std::nullopt;
+}
+
+// Signed offsets, because on a non-periodic grid north and south can be the same distance
+// modulo n (both are 2 at n = 4), which centered offsets could not tell apart.
+TEST(PhaseAlignment, SameDirectionIsTheSameSlotAtEveryN) {
+  const std::vector<PhaseRun> runs = {stencil(2), stencil(3), stencil(5)};
+  {
+    const Alignment a = align_phase(runs, AlignmentMethod::Signed);
+    ASSERT_TRUE(a.aligned()) << a.failure;
+    ASSERT_EQ(a.runs.size(), 3u);
+    // The largest run's four directions are the slots of every run.
+    for (const AlignedRun& run : a.runs) EXPECT_EQ(run.slot_events.size(), 4u);
+    // Seen from rank 0 (north-west corner) east and south; from the last rank north and west.
+    const AlignedRun& big = a.runs[2];
+    const auto east = slot_to(big, 0, 1);
+    const auto south = slot_to(big, 0, 5);
+    const auto north = slot_to(big, 24, 19);
+    const auto west = slot_to(big, 24, 23);
+    ASSERT_TRUE(east && south && north && west);
+    for (const AlignedRun& run : a.runs) {
+      const std::int64_t q = run.n == 4 ? 2 : run.n == 9 ? 3 : 5;
+      const std::int64_t last = run.n - 1;
+      EXPECT_EQ(slot_to(run, 0, 1), east) << "n = " << run.n;
+      EXPECT_EQ(slot_to(run, 0, q), south) << "n = " << run.n;
+      EXPECT_EQ(slot_to(run, last, last - q), north) << "n = " << run.n;
+      EXPECT_EQ(slot_to(run, last, last - 1), west) << "n = " << run.n;
+      // Corners lack the directions they have no neighbour in: null communications.
+      EXPECT_FALSE(run.slot_events[*north][0].has_value());
+      EXPECT_FALSE(run.slot_events[*west][0].has_value());
+      EXPECT_FALSE(run.slot_events[*east][static_cast<std::size_t>(last)].has_value());
+      EXPECT_FALSE(run.slot_events[*south][static_cast<std::size_t>(last)].has_value());
+      // Each rank's order lists the slots it uses, in its call order.
+      EXPECT_EQ(run.order[0], (std::vector<std::int32_t>{static_cast<std::int32_t>(*east),
+                                                         static_cast<std::int32_t>(*south)}));
+    }
+  }
+}
+
+// A periodic ring, each rank isending to r + 1 then r - 1 (mod n): centered offsets +1 and -1.
+PhaseRun ring(std::int64_t n) {
+  PhaseRun run;
+  run.n = n;
+  for (std::int64_t r = 0; r < n; ++r)
+    run.ranks.push_back({isend(r, (r + 1) % n, n), isend(r, (r + n - 1) % n, n)});
+  return run;
+}
+
+TEST(PhaseAlignment, CenteredOffsetsRelateAPeriodicRingAcrossRuns) {
+  const std::vector<PhaseRun> runs = {ring(3), ring(5), ring(8)};
+  const Alignment a = align_phase(runs, AlignmentMethod::Centered);
+  ASSERT_TRUE(a.aligned()) << a.failure;
+  EXPECT_EQ(a.method, AlignmentMethod::Centered);
+  const auto right = slot_to(a.runs[0], 0, 1);
+  const auto left = slot_to(a.runs[0], 0, 2);
+  ASSERT_TRUE(right && left);
+  EXPECT_NE(*right, *left);
+  for (const AlignedRun& run : a.runs) {
+    ASSERT_EQ(run.slot_events.size(), 2u);
+    for (std::int64_t r = 0; r < run.n; ++r) {
+      EXPECT_EQ(slot_to(run, r, (r + 1) % run.n), right) << "n = " << run.n << " rank " << r;
+      EXPECT_EQ(slot_to(run, r, (r + run.n - 1) % run.n), left) << "n = " << run.n;
+    }
+  }
+}
+
+TEST(PhaseAlignment, PositionNeedsTheSameCallsOnEveryRank) {
+  PhaseRun same;
+  same.n = 3;
+  for (int r = 0; r < 3; ++r) same.ranks.push_back({isend(r, (r + 1) % 3, 3)});
+  const Alignment ok = align_phase(std::vector<PhaseRun>{same}, AlignmentMethod::Position);
+  ASSERT_TRUE(ok.aligned()) << ok.failure;
+  ASSERT_EQ(ok.runs[0].slot_events.size(), 1u);
+  EXPECT_EQ(ok.method, AlignmentMethod::Position);
+
+  PhaseRun different = same;
+  different.ranks[2].push_back(collective(core::Op::Barrier));
+  const Alignment refused =
+      align_phase(std::vector<PhaseRun>{different}, AlignmentMethod::Position);
+  EXPECT_FALSE(refused.aligned());
+  EXPECT_EQ(refused.failure, "at n = 3 ranks 0 and 2 make different calls");
+}
+
+TEST(PhaseAlignment, ACallTheLargestRunLacksIsAFailure) {
+  PhaseRun small = stencil(2);
+  small.ranks[0].push_back(isend(0, 1, small.n, 9));  // a tag the largest run never uses
+  const std::vector<PhaseRun> runs = {small, stencil(3)};
+  const Alignment a = align_phase(runs, AlignmentMethod::Centered);
+  EXPECT_FALSE(a.aligned());
+  EXPECT_NE(a.failure.find("at n = 4"), std::string::npos) << a.failure;
+  EXPECT_NE(a.failure.find("isend"), std::string::npos) << a.failure;
+}
+
+TEST(PhaseAlignment, AbsolutePeerUndoesTheRelativeOne) {
+  EXPECT_EQ(absolute_peer(signature::relative_rank(2, 5, 8), 5, 8), 2);
+  EXPECT_EQ(absolute_peer(signature::relative_rank(7, 0, 8), 0, 8), 7);
+  EXPECT_EQ(absolute_peer(core::kNone, 3, 8), -1);
+}
+
+}  // namespace
+}  // namespace p3s::model
