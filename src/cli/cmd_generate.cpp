@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "cli/commands.hpp"
+#include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -63,14 +64,8 @@ int run_generate(const Args& args) {
   if (nprocs < 1) throw UsageError("-n must be at least 1");
 
   const model::Slt slt = model::read_slt(slt_file);
-  std::optional<model::SltScaledTrace> trace;
-  try {
-    trace.emplace(slt, nprocs, model::InstantiateOptions{.carry_nearest = carry});
-  } catch (const std::domain_error& e) {
-    fmt::print(stderr, "p3s generate: refused: {}\n", e.what());
-    return 1;
-  }
-  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
+  const auto trace = instantiate(slt, nprocs, carry, "generate");
+  if (!trace) return 1;
 
   const auto [first, last] = ranks.empty() ? std::pair{0, nprocs - 1} : parse_range(ranks, nprocs);
   const model::ConsistencyReport report = model::check_consistency(*trace);

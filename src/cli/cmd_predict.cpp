@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -16,6 +17,7 @@
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
+#include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/trace_consistency.hpp"
@@ -45,7 +47,7 @@ std::vector<std::int64_t> parse_targets(const std::string& text) {
     } catch (const std::logic_error&) {
       used = 0;
     }
-    if (used == 0 || used != item.size() || n < 1) {
+    if (used == 0 || used != item.size() || n < 1 || n > std::numeric_limits<int>::max()) {
       throw UsageError(
           fmt::format("--targets: '{}' is not a process count (e.g. 64,256,1024)", item));
     }
@@ -55,9 +57,9 @@ std::vector<std::int64_t> parse_targets(const std::string& text) {
   return targets;
 }
 
-// The report directory: created, or reused when it holds nothing or `force` is given; then
-// only p3s's own report files in it are replaced.
-void prepare_report_dir(const fs::path& dir, bool force) {
+// The report directory may be created, or reused when it holds nothing or `force` is given.
+// Checked before the long work, so that a refusal comes at once.
+void check_report_dir(const fs::path& dir, bool force) {
   if (fs::exists(dir) && !fs::is_directory(dir)) {
     throw UsageError(fmt::format("-o {}: exists and is not a directory", dir.string()));
   }
@@ -66,6 +68,12 @@ void prepare_report_dir(const fs::path& dir, bool force) {
         fmt::format("-o {}: the directory is not empty; give --force to replace the report in it",
                     dir.string()));
   }
+}
+
+// Creates it once there is something to write; only p3s's own report files in it are
+// replaced.
+void prepare_report_dir(const fs::path& dir, bool force) {
+  check_report_dir(dir, force);
   fs::create_directories(dir);
   if (!force) return;
   for (const char* name : kReportFiles) fs::remove(dir / name);
@@ -121,7 +129,7 @@ int run_predict(const Args& args) {
   const std::vector<std::int64_t> targets = parse_targets(targets_text);
   sim::SimOptions options = simulation_options(flags);
   const fs::path dir(out_dir);
-  prepare_report_dir(dir, force);
+  check_report_dir(dir, force);
   const auto started = std::chrono::steady_clock::now();
 
   report::ScalingPrediction prediction;
@@ -135,6 +143,14 @@ int run_predict(const Args& args) {
     training.push_back(signature_of(runs[i]));
     const signature::Signature& sig = training.back();
     traced.insert(sig.run.nprocs);
+    if (sig.run.wall_clock == core::kTiWallClock) {
+      // An imported SMPI trace holds no communication times: its AET is compute only.
+      prediction.warnings.push_back(fmt::format(
+          "{}: imported from SMPI, its wall clock is synthetic (compute only): no measured time "
+          "to compare with",
+          runs[i]));
+      continue;
+    }
     prediction.measured.push_back(
         {sig.run.nprocs, static_cast<double>(sig.aet_ns) * 1e-9, runs[i]});
   }
@@ -148,6 +164,7 @@ int run_predict(const Args& args) {
   progress(fmt::format("[model] {} runs at n = {}", runs.size(),
                        fmt::join(traced.begin(), traced.end(), ", ")));
   const model::Slt slt = build_model(training, points, threshold);
+  prepare_report_dir(dir, force);
   model::write_slt(dir / "app.slt", slt);
   prediction.application = slt.application;
   prediction.fits = report::phase_fits(slt);
@@ -184,6 +201,7 @@ int run_predict(const Args& args) {
     const sim::SimResult result = sim::simulate(*trace, options);
     nlohmann::json j = sim::to_json(result);
     j["slt"] = (dir / "app.slt").string();
+    j["warnings"] = trace->warnings();
     report::write_text(dir / fmt::format("sim-{}.json", n), j.dump(2) + "\n");
     prediction.points.push_back(
         {n, traced.contains(n), result.pet, result.cost.events, result.cost.wall_seconds});

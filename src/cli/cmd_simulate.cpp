@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
@@ -48,14 +49,8 @@ int run_simulate(const Args& args) {
   sim::SimOptions options = simulation_options(flags);
 
   const model::Slt slt = model::read_slt(slt_file);
-  std::optional<model::SltScaledTrace> trace;
-  try {
-    trace.emplace(slt, nprocs, model::InstantiateOptions{.carry_nearest = carry});
-  } catch (const std::domain_error& e) {
-    fmt::print(stderr, "p3s simulate: refused: {}\n", e.what());
-    return 1;
-  }
-  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
+  const auto trace = instantiate(slt, nprocs, carry, "simulate");
+  if (!trace) return 1;
 
   fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}\n", slt_file, nprocs,
              options.platform.string(), options.ranks_per_host, sim::mapping_name(options.mapping),

@@ -1,5 +1,7 @@
 #include "cli/model_inputs.hpp"
 
+#include <fmt/core.h>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -40,6 +42,20 @@ model::Slt build_model(const std::vector<signature::Signature>& training,
     }
   }
   return slt;
+}
+
+std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,
+                                                   bool carry_nearest, std::string_view command) {
+  std::unique_ptr<model::SltScaledTrace> trace;
+  try {
+    trace = std::make_unique<model::SltScaledTrace>(
+        slt, nprocs, model::InstantiateOptions{.carry_nearest = carry_nearest});
+  } catch (const std::domain_error& e) {
+    fmt::print(stderr, "p3s {}: refused: {}\n", command, e.what());
+    return nullptr;
+  }
+  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
+  return trace;
 }
 
 }  // namespace p3s::cli

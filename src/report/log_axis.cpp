@@ -35,6 +35,12 @@ std::vector<Tick> LogAxis::ticks(std::string (*label)(double)) const {
 }
 
 std::string count_label(double v) {
+  // Powers of two from 2^17 on, the ticks of a process-count axis, in binary multiples as
+  // process counts are usually said: 131072 -> 128k, 1048576 -> 1M.
+  const double exponent = std::log2(v);
+  if (v >= 131072 && exponent == std::floor(exponent)) {
+    return v >= 1048576 ? fmt::format("{:g}M", v / 1048576) : fmt::format("{:g}k", v / 1024);
+  }
   if (v >= 1e6) return fmt::format("{:g}M", v / 1e6);
   if (v >= 1e5) return fmt::format("{:g}k", v / 1e3);
   return fmt::format("{:g}", v);

@@ -24,7 +24,7 @@ class LogAxis {
   double lo_, hi_, from_, to_, base_;
 };
 
-// Tick labels: 4096, 1.5k; 100 us, 2 ms, 3 s.
+// Tick labels: 4096, 150k, 128k (2^17); 100 us, 2 ms, 3 s.
 std::string count_label(double value);
 std::string seconds_label(double value);
 

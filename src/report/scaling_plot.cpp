@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/xml_escape.hpp"
 #include "report/log_axis.hpp"
 
 namespace p3s::report {
@@ -15,29 +16,6 @@ constexpr double kTop = 70, kBottom = 390;
 constexpr const char* kPredicted = "#1f5fbf";
 constexpr const char* kMeasured = "#d9731a";
 constexpr const char* kIdeal = "#777777";
-
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 struct Series {
   std::vector<std::pair<double, double>> points;  // (N, value)
@@ -67,7 +45,7 @@ std::string panel(double left, double right, const std::string& title, const std
   std::string out = fmt::format(
       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"15\" "
       "font-weight=\"bold\">{}</text>\n",
-      (left + right) / 2, kTop - 12, escaped(title));
+      (left + right) / 2, kTop - 12, core::xml_escaped(title));
   for (const Tick& t : xa.ticks(count_label)) {
     const double x = xa.pixel(t.value);
     out += fmt::format(
@@ -89,7 +67,7 @@ std::string panel(double left, double right, const std::string& title, const std
       "<text x=\"{6}\" y=\"{7:.1f}\" text-anchor=\"middle\" font-size=\"13\" "
       "transform=\"rotate(-90 {6} {7:.1f})\">{8}</text>\n",
       left, kTop, right - left, kBottom - kTop, (left + right) / 2, kBottom + 40, left - 62,
-      (kTop + kBottom) / 2, escaped(y_title));
+      (kTop + kBottom) / 2, core::xml_escaped(y_title));
   double legend_y = kTop + 18;
   for (const Series& s : series) {
     if (s.points.empty()) continue;
@@ -124,7 +102,7 @@ std::string panel(double left, double right, const std::string& title, const std
                          legend_y, s.colour);
     }
     out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", left + 40,
-                       legend_y + 4, escaped(s.name));
+                       legend_y + 4, core::xml_escaped(s.name));
     legend_y += 17;
   }
   return out;
@@ -164,20 +142,22 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"{2}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
       kWidth, kHeight, kWidth / 2,
-      escaped(fmt::format("{}  -  {} scaling on {} ({})", p.application,
-                          p.weak_scaling ? "weak" : "strong", p.platform, p.mode)));
+      core::xml_escaped(fmt::format("{}  -  {} scaling on {} ({})", p.application,
+                                    p.weak_scaling ? "weak" : "strong", p.platform, p.mode)));
   svg += panel(90, 470, "Predicted run time", "run time (log scale)", {pet, measured}, 10,
                seconds_label);
   svg += panel(600, 980,
                fmt::format("{} over N = {}", p.weak_scaling ? "Scaled speedup" : "Speedup",
                            p.points.front().n),
                "speedup (log scale)", {ideal, speedup, measured_speedup}, 2, count_label);
-  svg += fmt::format(
-      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">measured: "
-      "each traced run's AET on the machine it ran on (oversubscribed runs are slower than "
-      "their real machine)</text>\n</svg>\n",
-      kWidth / 2, kHeight - 12);
-  return svg;
+  if (!p.measured.empty()) {
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">"
+        "measured: each traced run's AET on the machine it ran on (oversubscribed runs are "
+        "slower than their real machine)</text>\n",
+        kWidth / 2, kHeight - 12);
+  }
+  return svg + "</svg>\n";
 }
 
 }  // namespace p3s::report

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/xml_escape.hpp"
+
 namespace p3s::sim {
 namespace {
 
@@ -78,29 +80,6 @@ void check_quantity(const std::string& what, const std::string& value) {
     throw std::invalid_argument(what + " '" + value +
                                 "' is not a number with a unit (e.g. 10Gbps, 1us, 1Gf)");
   }
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -200,16 +179,17 @@ std::string platform_xml(const PlatformSpec& spec) {
     // SimGrid applies these unless the command line sets the same keys.
     xml += "  <config>\n";
     for (const auto& [key, value] : config) {
-      xml += fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n", escape(key), escape(value));
+      xml += fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n", core::xml_escaped(key),
+                         core::xml_escaped(value));
     }
     xml += "  </config>\n";
   }
   xml += fmt::format(
       "  <cluster id=\"{}\" prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"{}\" "
       "core=\"{}\"\n           bw=\"{}\" lat=\"{}\" loopback_bw=\"{}\" loopback_lat=\"{}\"",
-      topology_name(spec.topology), hosts - 1, escape(spec.speed), spec.cores_per_host,
-      escape(spec.bandwidth), escape(spec.latency), escape(spec.loopback_bandwidth),
-      escape(spec.loopback_latency));
+      topology_name(spec.topology), hosts - 1, core::xml_escaped(spec.speed), spec.cores_per_host,
+      core::xml_escaped(spec.bandwidth), core::xml_escaped(spec.latency),
+      core::xml_escaped(spec.loopback_bandwidth), core::xml_escaped(spec.loopback_latency));
   if (spec.topology == Topology::Flat) {
     // Each host's own full-duplex link to a non-blocking switch.
     xml += " sharing_policy=\"SPLITDUPLEX\"";

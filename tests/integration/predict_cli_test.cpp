@@ -1,0 +1,545 @@
+// `p3s predict` and `p3s simulate` as a user runs them, on the SMPI build of the 2D stencil.
+//
+// Truth is SimGrid's own: the app runs under smpirun on simgrid_platforms/default.xml with
+// declared compute only (smpi_stencil2d_flops, smpi/simulate-computation:no), so its simulated
+// time is deterministic. The training runs at n = 4, 9, 16, 25 are traced with -trace-ti at the
+// same time and imported at the platform's host speed; the report's PET at those n and at
+// N = 256 is held against smpirun's simulated time there. Report-internal consistency (CSV
+// against JSON, speedup against the PETs) is checked by the definitions in FORMATS.md. Bad input
+// must give a clear message and exit code, never a crash.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "integration/run_helpers.hpp"
+#include "model/slt_json.hpp"
+
+namespace p3s::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// simgrid_platforms/default.xml: 4096 hosts of 1 Gflop/s, flat 10 Gb/s.
+const std::string kPlatform = std::string(P3S_SOURCE_DIR) + "/simgrid_platforms/default.xml";
+constexpr const char* kHostFlopsPerSecond = "1e9";
+const std::vector<int> kTraining = {4, 9, 16, 25};
+constexpr int kEdge = 64, kIters = 40;  // stencil2d: local block edge, iterations
+constexpr double kTolerance = 0.05;     // PET against smpirun's simulated time
+
+// stencil2d.c: 10 flops per cell of the edge x edge block per iteration, at 1 Gflop/s.
+constexpr double kComputeSeconds = 10.0 * kEdge * kEdge * kIters / 1e9;
+
+CommandResult p3s(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {p3s_bin()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
+// smpirun of the stencil on default.xml, declared compute only, printing its simulated time.
+CommandResult smpirun_stencil(const fs::path& cwd, int nprocs,
+                              const std::vector<std::string>& options = {}) {
+  fs::create_directories(cwd);
+  std::vector<std::string> argv = {"env",
+                                   "-C",
+                                   cwd.string(),
+                                   P3S_SMPIRUN,
+                                   "-platform",
+                                   kPlatform,
+                                   "--cfg=smpi/simulate-computation:no",
+                                   "--cfg=smpi/display-timing:yes"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(), {"-np", std::to_string(nprocs),
+                           std::string(P3S_SMPI_APPS_DIR) + "/smpi_stencil2d_flops",
+                           std::to_string(kEdge), std::to_string(kIters)});
+  return run_command(argv);
+}
+
+// SMPI's "Simulated time: X seconds." line (smpi/display-timing).
+std::optional<double> simulated_time(const std::string& output) {
+  static const std::regex line(R"(Simulated time: ([0-9.eE+-]+) seconds)");
+  std::smatch m;
+  if (!std::regex_search(output, m, line)) return std::nullopt;
+  return std::stod(m[1].str());
+}
+
+// smpirun's simulated time of the stencil at n (0 on failure, with the test failed).
+double smpirun_truth(const fs::path& cwd, int nprocs,
+                     const std::vector<std::string>& options = {}) {
+  const CommandResult r = smpirun_stencil(cwd, nprocs, options);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("SUCCESS"), std::string::npos) << r.output;
+  const std::optional<double> t = simulated_time(r.output);
+  EXPECT_TRUE(t) << "no simulated time in smpirun's output:\n" << r.output;
+  return t.value_or(0);
+}
+
+struct Training {
+  std::vector<std::string> runs;       // run directories, by n
+  std::map<std::int64_t, double> aet;  // smpirun's simulated time of each training run
+};
+
+// The stencil under smpirun -trace-ti at each training n in DIR/nN/smpi, imported into DIR/nN/run.
+void train(const fs::path& dir, Training& out) {
+  for (const int n : kTraining) {
+    SCOPED_TRACE("training run n = " + std::to_string(n));
+    const fs::path at = dir / ("n" + std::to_string(n));
+    fs::create_directories(at / "smpi" / "ti");  // SMPI does not create it
+    const CommandResult simulated =
+        smpirun_stencil(at / "smpi", n, {"-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
+    ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
+    ASSERT_NE(simulated.output.find("SUCCESS"), std::string::npos) << simulated.output;
+    const std::optional<double> t = simulated_time(simulated.output);
+    ASSERT_TRUE(t) << simulated.output;
+    out.aet[n] = *t;
+    const CommandResult imported =
+        p3s({"trace", "import-ti", (at / "smpi" / "ti" / "trace.txt").string(), "-o",
+             (at / "run").string(), "--flops-per-second", kHostFlopsPerSecond});
+    ASSERT_EQ(imported.exit_code, 0) << imported.output;
+    out.runs.push_back((at / "run").string());
+  }
+}
+
+std::vector<std::string> predict_args(const Training& t, const std::string& targets,
+                                      const fs::path& out) {
+  std::vector<std::string> args = {"predict", "--runs"};
+  args.insert(args.end(), t.runs.begin(), t.runs.end());
+  args.insert(args.end(), {"--targets", targets, "--platform", kPlatform, "-o", out.string()});
+  return args;
+}
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spit(const fs::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+}
+
+nlohmann::json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) {
+    ADD_FAILURE() << "cannot read " << file;
+    return nlohmann::json::object();
+  }
+  return nlohmann::json::parse(in);
+}
+
+std::vector<std::int64_t> point_ns(const nlohmann::json& prediction) {
+  std::vector<std::int64_t> ns;
+  for (const auto& pt : prediction.at("points")) ns.push_back(pt.at("n").get<std::int64_t>());
+  return ns;
+}
+
+// The CSV's rows (header first), each split at its commas.
+std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(csv);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = line.find(',', start);
+      cells.push_back(line.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+void expect_relative(double got, double want, double tolerance, const std::string& what) {
+  EXPECT_LE(std::fabs(got - want), tolerance * std::fabs(want))
+      << what << ": " << got << " against " << want << " ("
+      << 100.0 * (got - want) / (want == 0 ? 1 : want) << " %)";
+}
+
+// prediction.csv says what prediction.json says, row by row; the speedup and efficiency follow
+// FORMATS.md from the PETs: strong S = PET(n0)/PET(N), weak S = that x N/n0, E = S x n0/N.
+void expect_report_consistent(const fs::path& dir, bool weak) {
+  const nlohmann::json j = read_json(dir / "prediction.json");
+  const auto& points = j.at("points");
+  ASSERT_FALSE(points.empty());
+  const double n0 = points[0].at("n").get<double>();
+  const double pet0 = points[0].at("pet_seconds").get<double>();
+  for (const auto& pt : points) {
+    const double n = pt.at("n").get<double>();
+    const double pet = pt.at("pet_seconds").get<double>();
+    const double speedup = pet0 / pet * (weak ? n / n0 : 1.0);
+    SCOPED_TRACE("N = " + std::to_string(pt.at("n").get<std::int64_t>()));
+    expect_relative(pt.at("speedup").get<double>(), speedup, 1e-12, "speedup");
+    expect_relative(pt.at("efficiency").get<double>(), speedup * n0 / n, 1e-12, "efficiency");
+  }
+
+  const auto rows = csv_rows(slurp(dir / "prediction.csv"));
+  ASSERT_EQ(rows.size(), points.size() + 1);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
+                                               "traced", "measured_aet_seconds"}));
+  std::map<std::int64_t, double> measured;
+  for (const auto& m : j.at("measured")) {
+    measured[m.at("n").get<std::int64_t>()] = m.at("aet_seconds").get<double>();
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& pt = points[i];
+    const auto& row = rows[i + 1];
+    SCOPED_TRACE("CSV row " + std::to_string(i + 1));
+    ASSERT_EQ(row.size(), 6u);
+    EXPECT_EQ(std::stoll(row[0]), pt.at("n").get<std::int64_t>());
+    expect_relative(std::stod(row[1]), pt.at("pet_seconds").get<double>(), 1e-8, "pet_seconds");
+    expect_relative(std::stod(row[2]), pt.at("speedup").get<double>(), 1e-5, "speedup");
+    expect_relative(std::stod(row[3]), pt.at("efficiency").get<double>(), 1e-5, "efficiency");
+    EXPECT_EQ(row[4], pt.at("traced").get<bool>() ? "1" : "0");
+    const auto m = measured.find(pt.at("n").get<std::int64_t>());
+    if (m == measured.end()) {
+      EXPECT_EQ(row[5], "");
+    } else {
+      expect_relative(std::stod(row[5]), m->second, 1e-8, "measured_aet_seconds");
+    }
+  }
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(PredictCli, StencilReportAgainstSmpirun) {
+  const fs::path dir = scratch_dir("predict-cli-report");
+  Training t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  const double truth256 = smpirun_truth(dir / "truth256", 256);
+  ASSERT_GT(truth256, 0);
+
+  const fs::path report = dir / "report";
+  const CommandResult r = p3s(predict_args(t, "64,256", report));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+
+  for (const char* file :
+       {"prediction.txt", "prediction.csv", "prediction.json", "scaling.svg", "app.slt",
+        "sim-4.json", "sim-9.json", "sim-16.json", "sim-25.json", "sim-64.json", "sim-256.json"}) {
+    EXPECT_TRUE(fs::is_regular_file(report / file)) << file << "\n" << r.output;
+  }
+  const model::Slt slt = model::read_slt(report / "app.slt");
+  EXPECT_FALSE(slt.phases.empty());
+
+  const nlohmann::json j = read_json(report / "prediction.json");
+  EXPECT_EQ(j.at("format").get<std::string>(), "p3s-prediction 1");
+  EXPECT_EQ(j.at("scaling").get<std::string>(), "strong");
+  EXPECT_EQ(j.at("platform").get<std::string>(), "default.xml");
+  EXPECT_EQ(j.at("mode").get<std::string>(), "per-phase");
+  ASSERT_EQ(point_ns(j), (std::vector<std::int64_t>{4, 9, 16, 25, 64, 256})) << j.dump(2);
+
+  // The PET against SimGrid's own simulated time of the app: at every training n, and at 256.
+  for (const auto& pt : j.at("points")) {
+    const std::int64_t n = pt.at("n").get<std::int64_t>();
+    SCOPED_TRACE("N = " + std::to_string(n));
+    const bool training = t.aet.contains(n);
+    EXPECT_EQ(pt.at("traced").get<bool>(), training);
+    const double pet = pt.at("pet_seconds").get<double>();
+    if (training) expect_relative(pet, t.aet.at(n), kTolerance, "PET against smpirun");
+    if (n == 256) expect_relative(pet, truth256, kTolerance, "PET against smpirun");
+    EXPECT_GT(pt.at("simulated_events").get<std::int64_t>(), 0);
+
+    // Its simulation, as written beside the report.
+    const nlohmann::json sim = read_json(report / ("sim-" + std::to_string(n) + ".json"));
+    EXPECT_EQ(sim.value("format", ""), "p3s-simulation 1");
+    EXPECT_EQ(sim.value("nprocs", 0), n);
+    EXPECT_EQ(sim.value("pet_seconds", 0.0), pet);
+    EXPECT_TRUE(sim.contains("slt"));
+    EXPECT_TRUE(sim.contains("warnings") && sim.at("warnings").is_array()) << sim.dump(2);
+  }
+
+  // An imported SMPI trace has a synthetic clock (compute only): it is no measured time, and
+  // the report says so instead of comparing the prediction with it.
+  EXPECT_TRUE(j.at("measured").empty()) << j.at("measured").dump(2);
+  for (const auto& pt : j.at("points")) EXPECT_FALSE(pt.contains("difference_from_measured_pct"));
+  const std::string warnings = j.at("warnings").dump();
+  for (const std::string& run : t.runs) {
+    EXPECT_NE(warnings.find(run), std::string::npos) << run << " in " << warnings;
+  }
+  EXPECT_NE(warnings.find("synthetic"), std::string::npos) << warnings;
+
+  expect_report_consistent(report, false);
+
+  // The table, as printed and as written; the picture, one marker per point in both panels.
+  const std::string table = slurp(report / "prediction.txt");
+  EXPECT_NE(table.find("Predicted strong scaling"), std::string::npos) << table;
+  EXPECT_NE(r.output.find(table.substr(0, table.find('\n'))), std::string::npos);
+  const std::string svg = slurp(report / "scaling.svg");
+  EXPECT_TRUE(svg.starts_with("<svg ")) << svg.substr(0, 80);
+  EXPECT_TRUE(svg.ends_with("</svg>\n"));
+  EXPECT_EQ(occurrences(svg, "<circle "), 2u * 6 + 2);
+}
+
+TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
+  const fs::path dir = scratch_dir("predict-cli-weak");
+  Training t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+
+  // A directory holding the user's own file and an older report.
+  const fs::path report = dir / "report";
+  fs::create_directories(report);
+  spit(report / "notes.txt", "mine\n");
+  spit(report / "prediction.txt", "stale\n");
+  spit(report / "sim-999.json", "{}\n");
+
+  std::vector<std::string> args = predict_args(t, "50,64", report);
+  args.insert(args.end(), {"--scaling", "weak"});
+  const CommandResult refused = p3s(args);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("not empty"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("--force"), std::string::npos) << refused.output;
+  EXPECT_EQ(slurp(report / "notes.txt"), "mine\n");
+  EXPECT_EQ(slurp(report / "prediction.txt"), "stale\n");
+  EXPECT_TRUE(fs::exists(report / "sim-999.json"));
+  EXPECT_FALSE(fs::exists(report / "prediction.json"));
+
+  args.push_back("--force");
+  const CommandResult r = p3s(args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(slurp(report / "notes.txt"), "mine\n") << "the user's own file is not p3s's to touch";
+  EXPECT_FALSE(fs::exists(report / "sim-999.json")) << "the older report's simulations go";
+  EXPECT_NE(slurp(report / "prediction.txt"), "stale\n");
+  EXPECT_NE(slurp(report / "prediction.txt").find("Predicted weak scaling"), std::string::npos);
+
+  // 50 is no square: the stencil's grid is not defined there. It is reported, the rest predicted.
+  const nlohmann::json j = read_json(report / "prediction.json");
+  EXPECT_EQ(j.at("scaling").get<std::string>(), "weak");
+  EXPECT_EQ(point_ns(j), (std::vector<std::int64_t>{4, 9, 16, 25, 64}));
+  EXPECT_FALSE(fs::exists(report / "sim-50.json"));
+  bool warned = false;
+  for (const auto& w : j.at("warnings")) {
+    warned = warned || w.get<std::string>().starts_with("N = 50 not predicted");
+  }
+  EXPECT_TRUE(warned) << j.at("warnings").dump(2);
+  EXPECT_NE(slurp(report / "prediction.txt").find("N = 50 not predicted"), std::string::npos);
+  expect_report_consistent(report, true);
+
+  // The stencil keeps its work per process: weak scaling, so the scaled speedup grows with N
+  // while the efficiency is PET(4) / PET(N), which smpirun's times give as well.
+  for (const auto& pt : j.at("points")) {
+    const std::int64_t n = pt.at("n").get<std::int64_t>();
+    if (!t.aet.contains(n)) continue;
+    SCOPED_TRACE("N = " + std::to_string(n));
+    expect_relative(pt.at("efficiency").get<double>(), t.aet.at(4) / t.aet.at(n), kTolerance,
+                    "efficiency against smpirun's PET(4) / PET(N)");
+  }
+}
+
+TEST(PredictCli, BadInputFailsWithAClearMessage) {
+  const fs::path dir = scratch_dir("predict-cli-bad");
+  fs::create_directories(dir);
+  const std::string run = (dir / "no-such-run").string();
+  const std::string out = (dir / "report").string();
+  auto predict = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"predict", "--runs", run, "-o", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    if (std::find(extra.begin(), extra.end(), "--platform") == extra.end()) {
+      args.insert(args.end(), {"--platform", kPlatform});
+    }
+    return p3s(args);
+  };
+  struct Case {
+    std::vector<std::string> args;
+    int exit_code;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--targets", "64,abc"}, 2, "'abc'"},
+      {{"--targets", "64,,256"}, 2, "''"},
+      {{"--targets", "0"}, 2, "'0'"},
+      {{"--targets", "64,3000000000"}, 2, "'3000000000'"},
+      {{"--targets", "64", "--platform", (dir / "missing.xml").string()},
+       2,
+       (dir / "missing.xml").string()},
+      {{"--targets", "64", "--mapping", "diagonal"}, 2, "diagonal"},
+      {{"--targets", "64", "--repetitions", "0"}, 2, "--repetitions"},
+      {{"--targets", "64", "--scaling", "sideways"}, 2, "sideways"},
+      {{"--targets", "64", "--cfg", "foo"}, 2, "'foo'"},
+      {{"--mapping", "block"}, 2, "--targets"},  // required
+      {{"--targets", "64"}, 1, run},             // the run directory does not exist
+  };
+  for (const Case& c : cases) {
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    SCOPED_TRACE("p3s predict ... " + shown);
+    const CommandResult r = predict(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("terminate called"), std::string::npos) << r.output;
+  }
+
+  // -o naming a file.
+  spit(dir / "a-file", "x\n");
+  const CommandResult file = p3s({"predict", "--runs", run, "--targets", "64", "--platform",
+                                  kPlatform, "-o", (dir / "a-file").string()});
+  EXPECT_EQ(file.exit_code, 2) << file.output;
+  EXPECT_NE(file.output.find("not a directory"), std::string::npos) << file.output;
+  EXPECT_EQ(slurp(dir / "a-file"), "x\n");
+
+  const CommandResult help = p3s({"predict", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("usage: p3s predict"), std::string::npos) << help.output;
+}
+
+TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
+  const fs::path dir = scratch_dir("simulate-cli");
+  Training t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  const fs::path slt = dir / "app.slt";
+  std::vector<std::string> model = {"model"};
+  model.insert(model.end(), t.runs.begin(), t.runs.end());
+  model.insert(model.end(), {"-o", slt.string()});
+  const CommandResult modelled = p3s(model);
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+
+  constexpr int kN = 64;
+  const double truth = smpirun_truth(dir / "truth", kN);
+  const double truth_rendezvous =
+      smpirun_truth(dir / "truth-rendezvous", kN, {"--cfg=smpi/send-is-detached-thresh:0"});
+  ASSERT_GT(truth, 0);
+  ASSERT_GT(truth_rendezvous, 0);
+
+  auto simulate = [&](const std::string& json, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"simulate", slt.string(), "-n", std::to_string(kN)};
+    if (!json.empty()) args.insert(args.end(), {"--json", (dir / json).string()});
+    args.insert(args.end(), extra.begin(), extra.end());
+    if (std::find(extra.begin(), extra.end(), "--platform") == extra.end()) {
+      args.insert(args.end(), {"--platform", kPlatform});
+    }
+    return p3s(args);
+  };
+
+  // Per phase: PET = sum of PhaseET x weight; PhaseET the slowest rank's mean.
+  {
+    SCOPED_TRACE("per-phase");
+    const CommandResult r = simulate("per-phase.json", {"--repetitions", "2"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json j = read_json(dir / "per-phase.json");
+    EXPECT_EQ(j.value("format", ""), "p3s-simulation 1");
+    EXPECT_EQ(j.value("nprocs", 0), kN);
+    EXPECT_EQ(j.value("mode", ""), "per-phase");
+    EXPECT_EQ(j.value("platform", ""), kPlatform);
+    EXPECT_EQ(j.value("ranks_per_host", 0), 1);
+    EXPECT_EQ(j.value("mapping", ""), "block");
+    EXPECT_EQ(j.value("cpu_speedup", 0.0), 1.0);
+    EXPECT_EQ(j.value("measured_repetitions", 0), 2);
+    EXPECT_EQ(j.value("slt", ""), slt.string());
+    EXPECT_TRUE(j.contains("warnings"));
+    EXPECT_GT(j.at("cost").value("events", std::int64_t{0}), 0);
+    ASSERT_TRUE(j.contains("phases") && !j.at("phases").empty()) << j.dump(2);
+    double sum = 0;
+    for (const auto& phase : j.at("phases")) {
+      const double et = phase.at("phase_et_seconds").get<double>();
+      sum += et * phase.at("weight").get<double>();
+      const auto& per_rank = phase.at("per_rank_seconds");
+      const double lo = per_rank.at("min").get<double>(), mean = per_rank.at("mean").get<double>(),
+                   hi = per_rank.at("max").get<double>();
+      EXPECT_LE(lo, mean);
+      EXPECT_LE(mean, hi);
+      expect_relative(hi, et, 1e-9, "PhaseET against the slowest rank");
+    }
+    const double pet = j.at("pet_seconds").get<double>();
+    expect_relative(pet, sum, 1e-9, "PET against sum of PhaseET x weight");
+    expect_relative(pet, truth, kTolerance, "PET against smpirun");
+    EXPECT_NE(r.output.find("PET"), std::string::npos) << r.output;
+  }
+
+  // The whole phase sequence as one run.
+  {
+    SCOPED_TRACE("--full");
+    const CommandResult r = simulate("full.json", {"--full"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json j = read_json(dir / "full.json");
+    EXPECT_EQ(j.value("mode", ""), "full");
+    EXPECT_FALSE(j.contains("phases"));
+    ASSERT_TRUE(j.contains("rank_end_seconds")) << j.dump(2);
+    const auto& end = j.at("rank_end_seconds");
+    EXPECT_LE(end.at("min").get<double>(), end.at("mean").get<double>());
+    EXPECT_LE(end.at("mean").get<double>(), end.at("max").get<double>());
+    expect_relative(j.at("pet_seconds").get<double>(), truth, kTolerance, "PET against smpirun");
+  }
+
+  // SMPI's eager threshold 0: every send waits for its receive, as smpirun with the same
+  // setting does; slower than the default, where the halos are sent eagerly.
+  {
+    SCOPED_TRACE("--cfg smpi/send-is-detached-thresh:0");
+    const CommandResult r =
+        simulate("rendezvous.json", {"--cfg", "smpi/send-is-detached-thresh:0"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const double pet = read_json(dir / "rendezvous.json").at("pet_seconds").get<double>();
+    expect_relative(pet, truth_rendezvous, 0.02, "PET against smpirun with the same setting");
+    EXPECT_GT(pet, read_json(dir / "per-phase.json").at("pet_seconds").get<double>());
+  }
+
+  // Compute is on the stencil's critical path (the allreduce follows it): a CPU X times faster
+  // takes compute x (1 - 1/X) off the PET, compute being the declared 10 flops per cell.
+  {
+    SCOPED_TRACE("--cpu-speedup 4");
+    const CommandResult r = simulate("speedup.json", {"--cpu-speedup", "4"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json j = read_json(dir / "speedup.json");
+    EXPECT_EQ(j.value("cpu_speedup", 0.0), 4.0);
+    const double saved = read_json(dir / "per-phase.json").at("pet_seconds").get<double>() -
+                         j.at("pet_seconds").get<double>();
+    expect_relative(saved, kComputeSeconds * 0.75, 0.02, "PET saved by a 4x faster CPU");
+  }
+
+  struct Case {
+    std::vector<std::string> args;
+    int exit_code;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--cfg", "foo"}, 2, "'foo'"},
+      {{"--cfg", "smpi/send-is-detached-thresh:lots"}, 2, "lots"},
+      {{"--cpu-speedup", "0"}, 2, "--cpu-speedup"},
+      {{"--ranks-per-host", "0"}, 2, "--ranks-per-host"},
+      {{"--platform", (dir / "missing.xml").string()}, 2, (dir / "missing.xml").string()},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("p3s simulate ... " + c.args.front() + " " + c.args.back());
+    const CommandResult r = simulate("", c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+  }
+  const CommandResult zero = p3s({"simulate", slt.string(), "-n", "0", "--platform", kPlatform});
+  EXPECT_EQ(zero.exit_code, 2) << zero.output;
+  EXPECT_NE(zero.output.find("-n"), std::string::npos) << zero.output;
+  const CommandResult not_square =
+      p3s({"simulate", slt.string(), "-n", "50", "--platform", kPlatform});
+  EXPECT_EQ(not_square.exit_code, 1) << not_square.output;
+  EXPECT_NE(not_square.output.find("refused"), std::string::npos) << not_square.output;
+  EXPECT_NE(not_square.output.find("50"), std::string::npos) << not_square.output;
+  const CommandResult no_model =
+      p3s({"simulate", (dir / "none.slt").string(), "-n", "4", "--platform", kPlatform});
+  EXPECT_NE(no_model.exit_code, 0) << no_model.output;
+  EXPECT_LT(no_model.exit_code, 128) << no_model.output;
+  EXPECT_NE(no_model.output.find("none.slt"), std::string::npos) << no_model.output;
+  const CommandResult help = p3s({"simulate", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("usage: p3s simulate"), std::string::npos) << help.output;
+}
+
+}  // namespace
+}  // namespace p3s::testing
