@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Benchmark of `p3s simulate` on the stencil *model* (not a test): traces the bundled 2D stencil
+# for real at n = 4, 9, 16, 25 (oversubscribed), models the runs into stencil.slt, then for each
+# N instantiates that model and simulates it in full (every phase in order, each repeated its
+# weight) with `p3s simulate --full`, against SimGrid's own `smpirun -replay` of the same ST4NP
+# exported as TI traces by `p3s generate --export-ti`, in the same run. Both use the same
+# allreduce algorithm: SMPI's recursive doubling by default (SMPI's default allreduce is a
+# linear reduce, quadratic in N). The replay gets SMPI's fastest settings: no detached sends,
+# no privatization, no stack guard pages, small stacks. Targets: at least 5x the replay's
+# events/s at N = 4,096; N = 65,536 (p3s only) in at most 10 minutes and 16 GiB.
+#
+# usage: scripts/bench/simulate_model_bench.sh BUILD_DIR
+#   SIZES="1024 4096 16384"   the N simulated by both (perfect squares, one rank per host; "": none)
+#   P3S_ONLY_SIZES=""         further N run by p3s only, e.g. "65536"
+#   COUNTS="4 9 16 25"        the traced process counts (perfect squares)
+#   EDGE=64 ITERATIONS=10     the stencil's arguments when traced (ITERATIONS is the weight
+#                             of its main phase, so the length of a --full simulation)
+#   ALLREDUCE=rdb             SMPI's allreduce algorithm for both ("default": SMPI's default)
+#   KEEP=1                    keep the work directory (printed) instead of removing it
+# Prints one line per N and simulator: events, wall and CPU seconds, events per second (wall),
+# peak resident memory and the simulated time; the replay's line adds its simulated time's
+# relative difference from p3s's (both simulate the same trace, so it must be ~0), then p3s's
+# events/s over the replay's.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ $# -lt 1 ]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+sizes=${SIZES-"1024 4096 16384"}
+p3s_only=${P3S_ONLY_SIZES:-}
+counts=${COUNTS:-"4 9 16 25"}
+edge=${EDGE:-64}
+iterations=${ITERATIONS:-10}
+allreduce=()
+if [ "${ALLREDUCE:-rdb}" != default ]; then allreduce=(--cfg=smpi/allreduce:${ALLREDUCE:-rdb}); fi
+source scripts/mpi-env.sh
+
+cmake --build "$build" --target p3s p3s_trace app_stencil2d -j2 >/dev/null
+p3s=$build/src/cli/p3s
+app=$build/tests/apps/app_stencil2d
+work=$(mktemp -d "${TMPDIR:-/tmp}/p3s-simulate-model-bench.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then echo "work directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
+replaymain="$(pkg-config --variable=libdir simgrid)/simgrid/smpireplaymain"
+
+# field NAME FILE: a number from /usr/bin/time -v's report.
+field() { grep -F "$1" "$2" | sed 's/.*: *//'; }
+wall_seconds() {  # h:mm:ss or m:ss, after the line's last ": " (field would keep only the ss)
+  grep -F "Elapsed (wall clock)" "$1" | awk '{ n = split($NF, t, ":"); s = 0
+    for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }'
+}
+rate() { echo "$1 / $(wall_seconds "$2")" | bc -l; }  # EVENTS TIMEFILE: events/s (wall)
+report() {  # SIMULATOR N EVENTS TIMEFILE SIMULATED [EXTRA]
+  local cpu rss
+  cpu=$(echo "$(field "User time" "$4") + $(field "System time" "$4")" | bc -l)
+  rss=$(field "Maximum resident set size" "$4")
+  printf "%-8s %6d %11d %9.1f %9.1f %11.0f %9.0f %15.9f %s\n" "$1" "$2" "$3" \
+    "$(wall_seconds "$4")" "$cpu" "$(rate "$3" "$4")" "$((rss / 1024))" "$5" "${6:-}"
+}
+# run LOG CMD...: runs CMD with its output in LOG; shows the log and stops if it fails.
+run() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 || { tail -30 "$log"; echo "failed: $*" >&2; exit 1; }
+}
+
+runs=()
+for n in $counts; do
+  run "$work/trace-$n.log" "$p3s" trace --force --out "$work/stencil-$n" -- \
+    mpirun --oversubscribe -np "$n" "$app" "$edge" "$iterations"
+  runs+=("$work/stencil-$n")
+done
+run "$work/model.log" "$p3s" model "${runs[@]}" -o "$work/stencil.slt"
+echo "model: app_stencil2d $edge $iterations traced at n = ${counts// /, }" \
+  "(allreduce: ${ALLREDUCE:-rdb}; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+
+printf "%-8s %6s %11s %9s %9s %11s %9s %15s %s\n" simulator N events wall_s cpu_s events/s \
+  rss_MiB simulated_s "vs p3s"
+for n in $sizes $p3s_only; do
+  replay=0
+  for s in $sizes; do if [ "$s" = "$n" ]; then replay=1; fi; done
+  run "$work/platform.log" "$p3s" platform -o "$work/platform.xml" --hosts "$n"
+  if [ "$replay" = 1 ]; then
+    run "$work/generate.log" "$p3s" generate "$work/stencil.slt" -n "$n" -o "$work/st4np" \
+      --export-ti "$work/ti"
+    rm -rf "$work/st4np"
+  fi
+
+  run "$work/p3s.log" /usr/bin/time -v -o "$work/p3s.time" "$p3s" simulate "$work/stencil.slt" \
+    -n "$n" --platform "$work/platform.xml" --full --json "$work/p3s.json" "${allreduce[@]}"
+  events=$(grep -o '"events": [0-9]*' "$work/p3s.json" | grep -o '[0-9]*$')
+  p3s_simulated=$(grep -o '"pet_seconds": [0-9.e+-]*' "$work/p3s.json" | sed 's/.*: //')
+  report p3s "$n" "$events" "$work/p3s.time" "$p3s_simulated"
+
+  if [ "$replay" = 1 ]; then
+    for ((r = 0; r < n; r++)); do echo "node-$r"; done >"$work/hosts"
+    run "$work/replay.out" /usr/bin/time -v -o "$work/replay.time" smpirun -np "$n" \
+      -platform "$work/platform.xml" -hostfile "$work/hosts" -replay "$work/ti/ti.list" \
+      -no-privatize --cfg=smpi/send-is-detached-thresh:0 --cfg=contexts/guard-size:0 \
+      --cfg=contexts/stack-size:256 "${allreduce[@]}" \
+      --log=root.thres:warning --log=smpi_replay.thres:info "$replaymain"
+    simulated=$(grep -o 'Simulation time [0-9.e+-]*' "$work/replay.out" | sed 's/.* //')
+    difference=$(echo "($simulated - $p3s_simulated) / $p3s_simulated" | bc -l)
+    ratio=$(echo "$(rate "$events" "$work/p3s.time") / $(rate "$events" "$work/replay.time")" |
+      bc -l)
+    report replay "$n" "$events" "$work/replay.time" "$simulated" \
+      "$(printf "%+.1e (p3s %.1fx the replay's events/s)" "$difference" "$ratio")"
+    rm -rf "$work/ti"
+  fi
+done
