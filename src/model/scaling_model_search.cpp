@@ -19,11 +19,15 @@ struct Candidate {
   std::vector<ScalingTerm> terms;  // PowerLaw: one n term whose exponent is fitted too
 
   std::size_t parameters() const { return terms.size() + (with_constant ? 1 : 0); }
+  // How much the model says about n: a constant says nothing, so any dependence on n, even
+  // with one parameter, has to earn its place against it like an extra parameter (a noisy
+  // constant must not become c * n^(1/4) and grow without bound when extrapolated).
+  std::size_t complexity() const { return terms.empty() ? 0 : parameters(); }
 };
 
 struct Scored {
   ScalingFit fit;
-  std::size_t parameters = 0;
+  std::size_t complexity = 0;
   std::optional<double> loo_pct;
   double max_error_pct = 0.0;
 };
@@ -181,34 +185,34 @@ void validate(std::span<const ScalingPoint> points) {
   }
 }
 
-// With enough runs: the best cross-validated candidate of each parameter count, then the
-// fewest parameters unless more cut the error by the required factor.
+// With enough runs: the best cross-validated candidate of each complexity, then the simplest
+// unless a more complex one cuts the error by the required factor.
 const Scored* choose_by_cross_validation(const std::vector<Scored>& scored,
                                          const ScalingFitOptions& options) {
-  std::vector<const Scored*> best_of;  // indexed by parameter count
+  std::vector<const Scored*> best_of;  // indexed by complexity
   for (const Scored& s : scored) {
-    if (best_of.size() <= s.parameters) best_of.resize(s.parameters + 1, nullptr);
-    const Scored*& best = best_of[s.parameters];
+    if (best_of.size() <= s.complexity) best_of.resize(s.complexity + 1, nullptr);
+    const Scored*& best = best_of[s.complexity];
     // Candidates come simplest first; a later one must be better by more than the slack.
     if (!best || *s.loo_pct + options.loo_slack_pct < *best->loo_pct) best = &s;
   }
   const Scored* chosen = nullptr;
   for (const Scored* s : best_of) {
     if (!s) continue;
-    const double gain = s->parameters >= 3 ? options.two_term_loo_gain : options.parameter_loo_gain;
+    const double gain = s->complexity >= 3 ? options.two_term_loo_gain : options.parameter_loo_gain;
     if (!chosen || *s->loo_pct * gain + options.loo_slack_pct < *chosen->loo_pct) chosen = s;
   }
   return chosen;
 }
 
-// With 3 runs or fewer: the fewest parameters that fit adequately, else the closest fit.
+// With 3 runs or fewer: the simplest that fits adequately, else the closest fit.
 const Scored* choose_by_parsimony(const std::vector<Scored>& scored, double adequate_pct,
                                   bool& adequate) {
   const Scored* pick = nullptr;
   for (const Scored& s : scored) {
     if (s.max_error_pct > adequate_pct) continue;
-    if (!pick || s.parameters < pick->parameters ||
-        (s.parameters == pick->parameters && s.max_error_pct < pick->max_error_pct)) {
+    if (!pick || s.complexity < pick->complexity ||
+        (s.complexity == pick->complexity && s.max_error_pct < pick->max_error_pct)) {
       pick = &s;
     }
   }
@@ -250,7 +254,7 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
     if (c.parameters() > max_parameters) continue;
     std::optional<ScalingFit> fit = fit_candidate(c, points, floor);
     if (!fit) continue;
-    Scored s{std::move(*fit), c.parameters(), leave_one_out_pct(c, points, floor), 0.0};
+    Scored s{std::move(*fit), c.complexity(), leave_one_out_pct(c, points, floor), 0.0};
     if (cross_validate && !s.loo_pct) continue;
     s.max_error_pct = max_error_pct(s.fit, points, floor);
     scored.push_back(std::move(s));
@@ -262,14 +266,15 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
   if (cross_validate) {
     chosen = choose_by_cross_validation(scored, options);
     selection = fmt::format(
-        "leave-one-out over {} runs among {} candidates; an extra parameter must cut the error "
-        "{}x (a second term {}x)",
+        "leave-one-out over {} runs among {} candidates; a dependence on n or an extra "
+        "parameter must cut the error {}x (a second term {}x)",
         points.size(), scored.size(), options.parameter_loo_gain, options.two_term_loo_gain);
   } else {
     bool adequate = false;
     chosen = choose_by_parsimony(scored, options.adequate_error_pct, adequate);
     selection = adequate ? fmt::format(
-                               "only {} runs: fewest parameters with training error <= "
+                               "only {} runs: simplest (a constant first, then fewest parameters) "
+                               "with training error <= "
                                "{}%",
                                points.size(), options.adequate_error_pct)
                          : fmt::format(
