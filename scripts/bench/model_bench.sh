@@ -15,6 +15,7 @@
 #   KEEP=1                    keep the work directory (printed) instead of removing it
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench/gnu_time.sh
 if [ $# -lt 1 ]; then
   echo "usage: $0 BUILD_DIR" >&2
   exit 2
@@ -31,16 +32,11 @@ app=$build/tests/apps/app_stencil2d
 work=$(mktemp -d "${TMPDIR:-/tmp}/p3s-model-bench.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "work directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
 
-# field NAME FILE: a number from /usr/bin/time -v's report.
-field() { grep -F "$1" "$2" | sed 's/.*: *//'; }
-wall_seconds() {  # h:mm:ss or m:ss
-  field "Elapsed (wall clock)" "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
-}
 report() {  # WHAT TIMEFILE
   local wall cpu rss
   wall=$(wall_seconds "$2")
-  cpu=$(echo "$(field "User time" "$2") + $(field "System time" "$2")" | bc -l)
-  rss=$(field "Maximum resident set size" "$2")
+  cpu=$(echo "$(time_field "User time" "$2") + $(time_field "System time" "$2")" | bc -l)
+  rss=$(time_field "Maximum resident set size" "$2")
   printf "%-34s %9.2f %9.2f %9.1f\n" "$1" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)"
 }
 

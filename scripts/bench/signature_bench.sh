@@ -9,6 +9,7 @@
 # generated run in <build>/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench/gnu_time.sh
 ranks=${1:-64}
 events=${2:-100000}
 workers=${3:-2}
@@ -29,11 +30,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 /usr/bin/time -v "$build/src/cli/p3s" signature "$run" -o "$run/signature.json" \
   --workers "$workers" >/dev/null 2>"$log"
-wall=$(grep 'Elapsed (wall clock)' "$log" | awk '{print $NF}')
-seconds=$(awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<<"$wall")
-user=$(grep 'User time' "$log" | awk '{print $NF}')
-system=$(grep 'System time' "$log" | awk '{print $NF}')
-rss_kb=$(grep 'Maximum resident set size' "$log" | awk '{print $NF}')
+seconds=$(wall_seconds "$log")
+user=$(time_field 'User time' "$log")
+system=$(time_field 'System time' "$log")
+rss_kb=$(time_field 'Maximum resident set size' "$log")
 
 echo "signature benchmark: $ranks ranks x $events events (synthetic stencil), $workers workers"
 echo "  events analysed : $total ($(( bytes / 1048576 )) MiB of traces)"

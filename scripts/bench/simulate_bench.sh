@@ -14,6 +14,7 @@
 # peak resident memory, and the simulated time (both must agree).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench/gnu_time.sh
 build=${1:-build}
 sizes=${SIZES:-"32:30 64:10 128:2"}
 replay_max=${REPLAY_MAX_N:-16384}
@@ -24,16 +25,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/p3s-simulate-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 replaymain="$(pkg-config --variable=libdir simgrid)/simgrid/smpireplaymain"
 
-# field NAME FILE: a number from /usr/bin/time -v's report.
-field() { grep -F "$1" "$2" | sed 's/.*: *//'; }
-wall_seconds() {  # h:mm:ss or m:ss
-  field "Elapsed (wall clock)" "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
-}
 report() {  # SIMULATOR N EVENTS TIMEFILE SIMULATED
   local wall cpu rss
   wall=$(wall_seconds "$4")
-  cpu=$(echo "$(field "User time" "$4") + $(field "System time" "$4")" | bc -l)
-  rss=$(field "Maximum resident set size" "$4")
+  cpu=$(echo "$(time_field "User time" "$4") + $(time_field "System time" "$4")" | bc -l)
+  rss=$(time_field "Maximum resident set size" "$4")
   printf "%-8s %6d %10d %9.1f %9.1f %12.0f %9.0f %14.9f\n" "$1" "$2" "$3" "$wall" "$cpu" \
     "$(echo "$3 / $wall" | bc -l)" "$((rss / 1024))" "$5"
 }

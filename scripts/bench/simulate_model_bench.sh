@@ -23,6 +23,7 @@
 # events/s over the replay's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench/gnu_time.sh
 if [ $# -lt 1 ]; then
   echo "usage: $0 BUILD_DIR" >&2
   exit 2
@@ -44,17 +45,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/p3s-simulate-model-bench.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "work directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
 replaymain="$(pkg-config --variable=libdir simgrid)/simgrid/smpireplaymain"
 
-# field NAME FILE: a number from /usr/bin/time -v's report.
-field() { grep -F "$1" "$2" | sed 's/.*: *//'; }
-wall_seconds() {  # h:mm:ss or m:ss, after the line's last ": " (field would keep only the ss)
-  grep -F "Elapsed (wall clock)" "$1" | awk '{ n = split($NF, t, ":"); s = 0
-    for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }'
-}
 rate() { echo "$1 / $(wall_seconds "$2")" | bc -l; }  # EVENTS TIMEFILE: events/s (wall)
 report() {  # SIMULATOR N EVENTS TIMEFILE SIMULATED [EXTRA]
   local cpu rss
-  cpu=$(echo "$(field "User time" "$4") + $(field "System time" "$4")" | bc -l)
-  rss=$(field "Maximum resident set size" "$4")
+  cpu=$(echo "$(time_field "User time" "$4") + $(time_field "System time" "$4")" | bc -l)
+  rss=$(time_field "Maximum resident set size" "$4")
   printf "%-8s %6d %11d %9.1f %9.1f %11.0f %9.0f %15.9f %s\n" "$1" "$2" "$3" \
     "$(wall_seconds "$4")" "$cpu" "$(rate "$3" "$4")" "$((rss / 1024))" "$5" "${6:-}"
 }
