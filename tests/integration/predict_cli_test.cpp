@@ -21,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "csv_rows.hpp"
 #include "integration/run_helpers.hpp"
+#include "integration/smpi_truth.hpp"
 #include "model/slt_json.hpp"
 
 namespace p3s::testing {
@@ -29,9 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// simgrid_platforms/default.xml: 4096 hosts of 1 Gflop/s, flat 10 Gb/s.
-const std::string kPlatform = std::string(P3S_SOURCE_DIR) + "/simgrid_platforms/default.xml";
-constexpr const char* kHostFlopsPerSecond = "1e9";
+const std::string kPlatform = default_platform();
 const std::vector<int> kTraining = {4, 9, 16, 25};
 constexpr int kEdge = 64, kIters = 40;  // stencil2d: local block edge, iterations
 constexpr double kTolerance = 0.05;     // PET against smpirun's simulated time
@@ -45,71 +45,25 @@ CommandResult p3s(const std::vector<std::string>& args) {
   return run_command(argv);
 }
 
-// smpirun of the stencil on default.xml, declared compute only, printing its simulated time.
-CommandResult smpirun_stencil(const fs::path& cwd, int nprocs,
-                              const std::vector<std::string>& options = {}) {
-  fs::create_directories(cwd);
-  std::vector<std::string> argv = {"env",
-                                   "-C",
-                                   cwd.string(),
-                                   P3S_SMPIRUN,
-                                   "-platform",
-                                   kPlatform,
-                                   "--cfg=smpi/simulate-computation:no",
-                                   "--cfg=smpi/display-timing:yes"};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.insert(argv.end(), {"-np", std::to_string(nprocs),
-                           std::string(P3S_SMPI_APPS_DIR) + "/smpi_stencil2d_flops",
-                           std::to_string(kEdge), std::to_string(kIters)});
-  return run_command(argv);
-}
-
-// SMPI's "Simulated time: X seconds." line (smpi/display-timing).
-std::optional<double> simulated_time(const std::string& output) {
-  static const std::regex line(R"(Simulated time: ([0-9.eE+-]+) seconds)");
-  std::smatch m;
-  if (!std::regex_search(output, m, line)) return std::nullopt;
-  return std::stod(m[1].str());
-}
-
 // smpirun's simulated time of the stencil at n (0 on failure, with the test failed).
 double smpirun_truth(const fs::path& cwd, int nprocs,
                      const std::vector<std::string>& options = {}) {
-  const CommandResult r = smpirun_stencil(cwd, nprocs, options);
+  const CommandResult r = smpirun_declared(
+      cwd, nprocs, "stencil2d", {std::to_string(kEdge), std::to_string(kIters)}, options);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("SUCCESS"), std::string::npos) << r.output;
-  const std::optional<double> t = simulated_time(r.output);
+  const std::optional<double> t = smpi_simulated_time(r.output);
   EXPECT_TRUE(t) << "no simulated time in smpirun's output:\n" << r.output;
   return t.value_or(0);
 }
 
-struct Training {
-  std::vector<std::string> runs;       // run directories, by n
-  std::map<std::int64_t, double> aet;  // smpirun's simulated time of each training run
-};
-
-// The stencil under smpirun -trace-ti at each training n in DIR/nN/smpi, imported into DIR/nN/run.
-void train(const fs::path& dir, Training& out) {
-  for (const int n : kTraining) {
-    SCOPED_TRACE("training run n = " + std::to_string(n));
-    const fs::path at = dir / ("n" + std::to_string(n));
-    fs::create_directories(at / "smpi" / "ti");  // SMPI does not create it
-    const CommandResult simulated =
-        smpirun_stencil(at / "smpi", n, {"-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
-    ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
-    ASSERT_NE(simulated.output.find("SUCCESS"), std::string::npos) << simulated.output;
-    const std::optional<double> t = simulated_time(simulated.output);
-    ASSERT_TRUE(t) << simulated.output;
-    out.aet[n] = *t;
-    const CommandResult imported =
-        p3s({"trace", "import-ti", (at / "smpi" / "ti" / "trace.txt").string(), "-o",
-             (at / "run").string(), "--flops-per-second", kHostFlopsPerSecond});
-    ASSERT_EQ(imported.exit_code, 0) << imported.output;
-    out.runs.push_back((at / "run").string());
-  }
+// The stencil under smpirun -trace-ti at each training n, imported.
+void train(const fs::path& dir, SmpiTraining& out) {
+  train_from_smpi(dir, "stencil2d", {std::to_string(kEdge), std::to_string(kIters)}, kTraining,
+                  out);
 }
 
-std::vector<std::string> predict_args(const Training& t, const std::string& targets,
+std::vector<std::string> predict_args(const SmpiTraining& t, const std::string& targets,
                                       const fs::path& out) {
   std::vector<std::string> args = {"predict", "--runs"};
   args.insert(args.end(), t.runs.begin(), t.runs.end());
@@ -141,25 +95,6 @@ std::vector<std::int64_t> point_ns(const nlohmann::json& prediction) {
   std::vector<std::int64_t> ns;
   for (const auto& pt : prediction.at("points")) ns.push_back(pt.at("n").get<std::int64_t>());
   return ns;
-}
-
-// The CSV's rows (header first), each split at its commas.
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = line.find(',', start);
-      cells.push_back(line.substr(start, comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    rows.push_back(cells);
-  }
-  return rows;
 }
 
 void expect_relative(double got, double want, double tolerance, const std::string& what) {
@@ -222,7 +157,7 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
 
 TEST(PredictCli, StencilReportAgainstSmpirun) {
   const fs::path dir = scratch_dir("predict-cli-report");
-  Training t;
+  SmpiTraining t;
   train(dir, t);
   if (HasFatalFailure()) return;
   const double truth256 = smpirun_truth(dir / "truth256", 256);
@@ -251,10 +186,10 @@ TEST(PredictCli, StencilReportAgainstSmpirun) {
   for (const auto& pt : j.at("points")) {
     const std::int64_t n = pt.at("n").get<std::int64_t>();
     SCOPED_TRACE("N = " + std::to_string(n));
-    const bool training = t.aet.contains(n);
+    const bool training = t.simulated.contains(n);
     EXPECT_EQ(pt.at("traced").get<bool>(), training);
     const double pet = pt.at("pet_seconds").get<double>();
-    if (training) expect_relative(pet, t.aet.at(n), kTolerance, "PET against smpirun");
+    if (training) expect_relative(pet, t.simulated.at(n), kTolerance, "PET against smpirun");
     if (n == 256) expect_relative(pet, truth256, kTolerance, "PET against smpirun");
     EXPECT_GT(pt.at("simulated_events").get<std::int64_t>(), 0);
 
@@ -291,7 +226,7 @@ TEST(PredictCli, StencilReportAgainstSmpirun) {
 
 TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
   const fs::path dir = scratch_dir("predict-cli-weak");
-  Training t;
+  SmpiTraining t;
   train(dir, t);
   if (HasFatalFailure()) return;
 
@@ -338,10 +273,10 @@ TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
   // while the efficiency is PET(4) / PET(N), which smpirun's times give as well.
   for (const auto& pt : j.at("points")) {
     const std::int64_t n = pt.at("n").get<std::int64_t>();
-    if (!t.aet.contains(n)) continue;
+    if (!t.simulated.contains(n)) continue;
     SCOPED_TRACE("N = " + std::to_string(n));
-    expect_relative(pt.at("efficiency").get<double>(), t.aet.at(4) / t.aet.at(n), kTolerance,
-                    "efficiency against smpirun's PET(4) / PET(N)");
+    expect_relative(pt.at("efficiency").get<double>(), t.simulated.at(4) / t.simulated.at(n),
+                    kTolerance, "efficiency against smpirun's PET(4) / PET(N)");
   }
 }
 
@@ -403,7 +338,7 @@ TEST(PredictCli, BadInputFailsWithAClearMessage) {
 
 TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
   const fs::path dir = scratch_dir("simulate-cli");
-  Training t;
+  SmpiTraining t;
   train(dir, t);
   if (HasFatalFailure()) return;
   const fs::path slt = dir / "app.slt";

@@ -17,11 +17,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "integration/run_helpers.hpp"
+#include "integration/smpi_truth.hpp"
 #include "model/slt_json.hpp"
 
 namespace p3s::testing {
@@ -29,10 +29,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// simgrid_platforms/default.xml: 4096 hosts of 1 Gflop/s, flat 10 Gb/s.
-const std::string kPlatform = std::string(P3S_SOURCE_DIR) + "/simgrid_platforms/default.xml";
-constexpr const char* kHostFlopsPerSecond = "1e9";
-constexpr double kHostSpeed = 1e9;
+const std::string kPlatform = default_platform();
+constexpr double kHostSpeed = 1e9;  // default.xml's hosts, flops/s
 constexpr int kTargetN = 256;
 constexpr double kTolerance = 0.05;  // predicted PET within 5 % of smpirun's simulated time
 
@@ -65,53 +63,6 @@ std::string case_name(const ::testing::TestParamInfo<TimingCase>& info) {
   return info.param.app;
 }
 
-// smpirun -platform default.xml, declared compute only, the simulated time printed at the end.
-CommandResult smpirun_flops(const fs::path& cwd, int nprocs, const TimingCase& c,
-                            const std::vector<std::string>& options = {}) {
-  fs::create_directories(cwd);
-  std::vector<std::string> argv = {"env",
-                                   "-C",
-                                   cwd.string(),
-                                   P3S_SMPIRUN,
-                                   "-platform",
-                                   kPlatform,
-                                   "--cfg=smpi/simulate-computation:no",
-                                   "--cfg=smpi/display-timing:yes"};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.insert(argv.end(), {"-np", std::to_string(nprocs),
-                           std::string(P3S_SMPI_APPS_DIR) + "/smpi_" + c.app + "_flops",
-                           std::to_string(c.size), std::to_string(c.iters)});
-  return run_command(argv);
-}
-
-// SMPI's "Simulated time: X seconds." line (smpi/display-timing).
-std::optional<double> simulated_time(const std::string& output) {
-  static const std::regex line(R"(Simulated time: ([0-9.eE+-]+) seconds)");
-  std::smatch m;
-  if (!std::regex_search(output, m, line)) return std::nullopt;
-  return std::stod(m[1].str());
-}
-
-// One training run: smpirun -trace-ti at n into DIR/smpi, imported into DIR/run at the
-// platform's host speed, and its signature written to DIR/signature.json.
-void train(const fs::path& dir, int n, const TimingCase& c) {
-  SCOPED_TRACE("training run n = " + std::to_string(n));
-  fs::create_directories(dir / "smpi" / "ti");  // SMPI does not create it
-  CommandResult simulated =
-      smpirun_flops(dir / "smpi", n, c, {"-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
-  ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
-  ASSERT_NE(simulated.output.find("SUCCESS"), std::string::npos) << simulated.output;
-
-  CommandResult imported =
-      run_command({p3s_bin(), "trace", "import-ti", (dir / "smpi" / "ti" / "trace.txt").string(),
-                   "-o", (dir / "run").string(), "--flops-per-second", kHostFlopsPerSecond});
-  ASSERT_EQ(imported.exit_code, 0) << imported.output;
-
-  CommandResult signature = run_command(
-      {p3s_bin(), "signature", (dir / "run").string(), "-o", (dir / "signature.json").string()});
-  ASSERT_EQ(signature.exit_code, 0) << signature.output;
-}
-
 // p3s simulate at N on the platform; the PET from its JSON.
 std::optional<double> predicted_pet(const fs::path& slt, const fs::path& json,
                                     const std::vector<std::string>& mode) {
@@ -129,6 +80,10 @@ std::optional<double> predicted_pet(const fs::path& slt, const fs::path& json,
   return j.at("pet_seconds").get<double>();
 }
 
+std::vector<std::string> app_args(const TimingCase& c) {
+  return {std::to_string(c.size), std::to_string(c.iters)};
+}
+
 class PredictTiming : public ::testing::TestWithParam<TimingCase> {};
 
 TEST_P(PredictTiming, PetWithinFivePercentOfSmpirunAtN256) {
@@ -136,10 +91,10 @@ TEST_P(PredictTiming, PetWithinFivePercentOfSmpirunAtN256) {
   const fs::path dir = scratch_dir("predict-timing-" + c.app);
 
   // Ground truth: the app itself under smpirun at N.
-  CommandResult truth_run = smpirun_flops(dir / "truth", kTargetN, c);
+  CommandResult truth_run = smpirun_declared(dir / "truth", kTargetN, c.app, app_args(c));
   ASSERT_EQ(truth_run.exit_code, 0) << truth_run.output;
   ASSERT_NE(truth_run.output.find("SUCCESS"), std::string::npos) << truth_run.output;
-  const std::optional<double> truth = simulated_time(truth_run.output);
+  const std::optional<double> truth = smpi_simulated_time(truth_run.output);
   ASSERT_TRUE(truth) << "no simulated time in smpirun's output:\n" << truth_run.output;
 
   // The sizes are chosen so that compute and communication both matter: a prediction that got
@@ -148,13 +103,11 @@ TEST_P(PredictTiming, PetWithinFivePercentOfSmpirunAtN256) {
   EXPECT_GT(compute, 0.05 * *truth) << "compute is negligible at N = " << kTargetN;
   EXPECT_LT(compute, 0.95 * *truth) << "communication is negligible at N = " << kTargetN;
 
+  SmpiTraining training;
+  train_from_smpi(dir, c.app, app_args(c), c.training, training);
+  if (HasFatalFailure()) return;
   std::vector<std::string> model_argv = {p3s_bin(), "model"};
-  for (int n : c.training) {
-    const fs::path run_dir = dir / ("n" + std::to_string(n));
-    train(run_dir, n, c);
-    if (HasFatalFailure()) return;
-    model_argv.push_back((run_dir / "run").string());
-  }
+  model_argv.insert(model_argv.end(), training.runs.begin(), training.runs.end());
   const fs::path slt = dir / "app.slt";
   model_argv.insert(model_argv.end(), {"-o", slt.string()});
   CommandResult modelled = run_command(model_argv);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "csv_rows.hpp"
 #include "report/log_axis.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
@@ -175,27 +176,9 @@ TEST(TickLabels, Seconds) {
   EXPECT_EQ(seconds_label(1.2345678e-5), "12.346 \u00b5s");
 }
 
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = line.find(',', start);
-      cells.push_back(line.substr(start, comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    rows.push_back(cells);
-  }
-  return rows;
-}
-
 TEST(PredictionCsv, OneRowPerPoint) {
   const ScalingPrediction p = three_points(10, 4, 2, false);
-  const auto rows = csv_rows(prediction_csv(p));
+  const auto rows = testing::csv_rows(prediction_csv(p));
   ASSERT_EQ(rows.size(), 1 + p.points.size());
   EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
                                                "traced", "measured_aet_seconds"}));
@@ -215,7 +198,7 @@ TEST(PredictionCsv, OneRowPerPoint) {
 TEST(PredictionCsv, KeepsNineSignificantDigits) {
   ScalingPrediction p = three_points(0.123456789, 4, 2, false);
   p.measured[0].aet_seconds = 0.000987654321;
-  const auto rows = csv_rows(prediction_csv(p));
+  const auto rows = testing::csv_rows(prediction_csv(p));
   ASSERT_GE(rows.size(), 2u);
   EXPECT_NEAR(std::stod(rows[1][1]), 0.123456789, 1e-15);
   EXPECT_NEAR(std::stod(rows[1][5]), 0.000987654321, 1e-12);
