@@ -17,6 +17,7 @@
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
+#include "cli/simulation_table.hpp"
 #include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -199,10 +200,9 @@ int run_predict(const Args& args) {
       progress(fmt::format("{}   {}", where, what));
     };
     const sim::SimResult result = sim::simulate(*trace, options);
-    nlohmann::json j = sim::to_json(result);
-    j["slt"] = (dir / "app.slt").string();
-    j["warnings"] = trace->warnings();
-    report::write_text(dir / fmt::format("sim-{}.json", n), j.dump(2) + "\n");
+    report::write_text(
+        dir / fmt::format("sim-{}.json", n),
+        simulation_json(result, (dir / "app.slt").string(), trace->warnings()).dump(2) + "\n");
     prediction.points.push_back(
         {n, traced.contains(n), result.pet, result.cost.events, result.cost.wall_seconds});
     progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,

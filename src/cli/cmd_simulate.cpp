@@ -3,8 +3,6 @@
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
@@ -13,6 +11,7 @@
 #include "cli/simulation_table.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
+#include "report/report_files.hpp"
 #include "sim/simulate.hpp"
 
 namespace p3s::cli {
@@ -64,12 +63,8 @@ int run_simulate(const Args& args) {
   print_simulation_table(result);
 
   if (!json_file.empty()) {
-    nlohmann::json j = sim::to_json(result);
-    j["slt"] = slt_file;
-    j["warnings"] = trace->warnings();
-    std::ofstream out(json_file);
-    out << j.dump(2) << '\n';
-    if (!out) throw std::runtime_error(fmt::format("error writing {}", json_file));
+    report::write_text(json_file,
+                       simulation_json(result, slt_file, trace->warnings()).dump(2) + "\n");
     fmt::print("JSON written to {}\n", json_file);
   }
   return 0;

@@ -1,10 +1,18 @@
 #pragma once
 // A simulation result as a table a person reads: per phase (per-phase mode) or the whole run
-// (full mode), then the PET and what the simulation cost.
+// (full mode), then the PET and what the simulation cost; and as the JSON the CLI writes.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "sim/sim_result.hpp"
 
 namespace p3s::cli {
 
 void print_simulation_table(const sim::SimResult& result);
+
+// "p3s-simulation 1" with the model simulated and what was carried instead of modelled.
+nlohmann::json simulation_json(const sim::SimResult& result, const std::string& slt,
+                               const std::vector<std::string>& warnings);
 
 }  // namespace p3s::cli

@@ -16,9 +16,8 @@ std::string prediction_table(const ScalingPrediction& p) {
                      "efficiency", "measured (s)", "pred-meas", "");
   for (const PredictedPoint& pt : p.points) {
     std::string measured = "-", difference = "-";
-    for (const MeasuredRun& m : p.measured) {
-      if (m.n == pt.n) measured = fmt::format("{:.6g}", m.aet_seconds);
-    }
+    if (const MeasuredRun* m = p.measured_at(pt.n))
+      measured = fmt::format("{:.6g}", m->aet_seconds);
     if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
     out += fmt::format("{:>7} {:>14.6g} {:>9.3f} {:>10.1f}% {:>14} {:>10}  {}\n", pt.n,
                        pt.pet_seconds, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
@@ -46,9 +45,8 @@ std::string prediction_csv(const ScalingPrediction& p) {
   std::string out = "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds\n";
   for (const PredictedPoint& pt : p.points) {
     std::string measured;
-    for (const MeasuredRun& m : p.measured) {
-      if (m.n == pt.n) measured = fmt::format("{:.9g}", m.aet_seconds);
-    }
+    if (const MeasuredRun* m = p.measured_at(pt.n))
+      measured = fmt::format("{:.9g}", m->aet_seconds);
     out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{}\n", pt.n, pt.pet_seconds, p.speedup(pt),
                        p.efficiency(pt), pt.traced ? 1 : 0, measured);
   }

@@ -124,16 +124,10 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
     speedup.points.emplace_back(n, p.speedup(pt));
     ideal.points.emplace_back(n, n / n0);
   }
-  double base_aet = 0;
-  for (const MeasuredRun& m : p.measured) {
-    if (static_cast<double>(m.n) == n0) base_aet = m.aet_seconds;
-  }
   for (const MeasuredRun& m : p.measured) {
     measured.points.emplace_back(static_cast<double>(m.n), m.aet_seconds);
-    if (base_aet > 0 && m.aet_seconds > 0) {
-      const double ratio = base_aet / m.aet_seconds;
-      measured_speedup.points.emplace_back(
-          static_cast<double>(m.n), p.weak_scaling ? ratio * static_cast<double>(m.n) / n0 : ratio);
+    if (const auto observed = p.measured_speedup(m)) {
+      measured_speedup.points.emplace_back(static_cast<double>(m.n), *observed);
     }
   }
   std::string svg = fmt::format(

@@ -2,11 +2,14 @@
 
 namespace p3s::report {
 
+double ScalingPrediction::speedup_from(double ratio, std::int64_t n) const {
+  return weak_scaling ? ratio * static_cast<double>(n) / static_cast<double>(points.front().n)
+                      : ratio;
+}
+
 double ScalingPrediction::speedup(const PredictedPoint& p) const {
   if (points.empty() || p.pet_seconds <= 0) return 0;
-  const double ratio = points.front().pet_seconds / p.pet_seconds;
-  return weak_scaling ? ratio * static_cast<double>(p.n) / static_cast<double>(points.front().n)
-                      : ratio;
+  return speedup_from(points.front().pet_seconds / p.pet_seconds, p.n);
 }
 
 double ScalingPrediction::efficiency(const PredictedPoint& p) const {
@@ -14,13 +17,24 @@ double ScalingPrediction::efficiency(const PredictedPoint& p) const {
   return speedup(p) * static_cast<double>(points.front().n) / static_cast<double>(p.n);
 }
 
-std::optional<double> ScalingPrediction::difference_pct(const PredictedPoint& p) const {
+const MeasuredRun* ScalingPrediction::measured_at(std::int64_t n) const {
   for (const MeasuredRun& m : measured) {
-    if (m.n == p.n && m.aet_seconds > 0) {
-      return 100.0 * (p.pet_seconds - m.aet_seconds) / m.aet_seconds;
-    }
+    if (m.n == n) return &m;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+std::optional<double> ScalingPrediction::difference_pct(const PredictedPoint& p) const {
+  const MeasuredRun* m = measured_at(p.n);
+  if (!m || m->aet_seconds <= 0) return std::nullopt;
+  return 100.0 * (p.pet_seconds - m->aet_seconds) / m->aet_seconds;
+}
+
+std::optional<double> ScalingPrediction::measured_speedup(const MeasuredRun& m) const {
+  if (points.empty()) return std::nullopt;
+  const MeasuredRun* base = measured_at(points.front().n);
+  if (!base || base->aet_seconds <= 0 || m.aet_seconds <= 0) return std::nullopt;
+  return speedup_from(base->aet_seconds / m.aet_seconds, m.n);
 }
 
 }  // namespace p3s::report

@@ -55,6 +55,15 @@ struct ScalingPrediction {
   // Relative difference (%) between the prediction at a traced n and that run's AET, when a
   // run at that n was measured.
   std::optional<double> difference_pct(const PredictedPoint& p) const;
+  // The traced run at n, if one was measured.
+  const MeasuredRun* measured_at(std::int64_t n) const;
+  // The speedup the traced runs show at `m`, against the measured run at the first predicted
+  // n0 (none without one), defined as speedup() is.
+  std::optional<double> measured_speedup(const MeasuredRun& m) const;
+
+ private:
+  // `ratio` = time(n0) / time(n) as speedup: times n / n0 for weak scaling.
+  double speedup_from(double ratio, std::int64_t n) const;
 };
 
 }  // namespace p3s::report
