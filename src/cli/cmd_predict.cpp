@@ -9,7 +9,6 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -18,6 +17,7 @@
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
+#include "core/rank_list.hpp"
 #include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -35,27 +35,19 @@ namespace fs = std::filesystem;
 constexpr const char* kReportFiles[] = {"app.slt", "prediction.txt", "prediction.csv",
                                         "prediction.json", "scaling.svg"};
 
+// "64,256,1024" (core's list syntax, so "64-66" works too); every count at least 1.
 std::vector<std::int64_t> parse_targets(const std::string& text) {
-  std::vector<std::int64_t> targets;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    std::size_t used = 0;
-    long long n = 0;
-    try {
-      n = std::stoll(item, &used);
-    } catch (const std::logic_error&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || n < 1 || n > std::numeric_limits<int>::max()) {
-      throw UsageError(
-          fmt::format("--targets: '{}' is not a process count (e.g. 64,256,1024)", item));
-    }
-    targets.push_back(n);
-    start = comma + 1;
+  std::vector<std::int32_t> counts;
+  try {
+    counts = core::parse_rank_list(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(
+        fmt::format("--targets '{}': {} (process counts, e.g. 64,256,1024)", text, e.what()));
   }
-  return targets;
+  for (const std::int32_t n : counts) {
+    if (n < 1) throw UsageError(fmt::format("--targets: '{}' is not a process count", n));
+  }
+  return {counts.begin(), counts.end()};
 }
 
 // The report directory may be created, or reused when it holds nothing or `force` is given.
