@@ -262,7 +262,10 @@ std::int64_t common_weight(const LogicalPhase& phase) {
       ->first;
 }
 
-PhaseModel model_phase(const std::vector<const LogicalRun*>& runs, std::size_t k) {
+// `largest_order` gets the slots each rank of the largest run (the last) performs, in its
+// order, under the alignment that modelled the pattern.
+PhaseModel model_phase(const std::vector<const LogicalRun*>& runs, std::size_t k,
+                       std::vector<std::vector<std::int32_t>>& largest_order) {
   PhaseModel phase;
   phase.index = static_cast<std::int32_t>(k);
   phase.name = fmt::format("phase {}", k);
@@ -291,6 +294,7 @@ PhaseModel model_phase(const std::vector<const LogicalRun*>& runs, std::size_t k
         attempt.pattern_modelled = true;
         attempt.alignment = alignment_method_name(method);
         phase = std::move(attempt);
+        largest_order = alignment.runs.back().order;
         break;
       }
     }
@@ -318,32 +322,18 @@ PhaseComputeRun compute_run(const LogicalRun& run, const LogicalPhase& phase) {
 }
 
 // Compute before each slot as a share of the repetition, from the largest run: each rank's
-// events are put back in their slots (border ranks lack some) and summed per slot. None for a
-// growing phase or an unmodelled one: their slots at N share the repetition equally.
-std::vector<double> slot_shares(const PhaseModel& phase, const LogicalRun& largest_run,
-                                std::size_t k) {
+// events, in `order` (its slots; border ranks lack some), summed per slot. None for a growing
+// phase or an unmodelled one: their slots at N share the repetition equally.
+std::vector<double> slot_shares(const PhaseModel& phase, const LogicalPhase& largest,
+                                const std::vector<std::vector<std::int32_t>>& order) {
   if (phase.growing || !phase.pattern_modelled) return {};
-  const LogicalPhase& largest = largest_run.phases[k];
-  PhaseRun run;
-  run.n = largest_run.n;
-  for (const LogicalRankPhase& r : largest.ranks) run.ranks.push_back(r.events);
-  std::optional<Alignment> alignment;
-  for (AlignmentMethod method :
-       {AlignmentMethod::Position, AlignmentMethod::Centered, AlignmentMethod::Signed}) {
-    if (alignment_method_name(method) == phase.alignment)
-      alignment = align_phase({&run, 1}, method);
-  }
   const std::size_t count = phase.slots.size();
   std::vector<double> slot_cpu(count, 0.0);
-  if (alignment && alignment->aligned()) {
-    const AlignedRun& aligned = alignment->runs.front();
-    for (std::size_t r = 0; r < largest.ranks.size() && r < aligned.order.size(); ++r) {
-      const std::vector<double>& cpu = largest.ranks[r].slot_cpu_ns;
-      const std::vector<std::int32_t>& order = aligned.order[r];
-      for (std::size_t e = 0; e < order.size() && e < cpu.size(); ++e) {
-        const auto slot = static_cast<std::size_t>(order[e]);
-        if (slot < count) slot_cpu[slot] += cpu[e];
-      }
+  for (std::size_t r = 0; r < largest.ranks.size() && r < order.size(); ++r) {
+    const std::vector<double>& cpu = largest.ranks[r].slot_cpu_ns;
+    for (std::size_t e = 0; e < order[r].size() && e < cpu.size(); ++e) {
+      const auto slot = static_cast<std::size_t>(order[r][e]);
+      if (slot < count) slot_cpu[slot] += cpu[e];
     }
   }
   double total = 0;
@@ -424,7 +414,8 @@ Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>
           k, 100 * threshold));
       continue;
     }
-    slt.phases.push_back(model_phase(sorted, k));
+    std::vector<std::vector<std::int32_t>> largest_order;
+    slt.phases.push_back(model_phase(sorted, k, largest_order));
     std::vector<PhaseComputeRun> training;
     for (const LogicalRun* run : sorted) training.push_back(compute_run(*run, run->phases[k]));
     std::vector<PhaseComputeRun> points;
@@ -443,7 +434,7 @@ Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>
     if (slt.compute.workload) size = slt.compute.workload->size;
     PhaseCompute compute = model_phase_compute(training, points, slt.phases.back().weight, size);
     compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
-    compute.slot_shares = slot_shares(slt.phases.back(), *sorted.back(), k);
+    compute.slot_shares = slot_shares(slt.phases.back(), sorted.back()->phases[k], largest_order);
     slt.compute.phases.push_back(std::move(compute));
   }
   return slt;

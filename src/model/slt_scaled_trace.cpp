@@ -89,6 +89,14 @@ SltScaledTrace::SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOpti
       } catch (const std::domain_error& e) {
         throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
       }
+      // Slots without a share of their own (a growing phase's) share the repetition equally.
+      if (!inst.slots.empty()) {
+        inst.slot_shares.resize(inst.slots.size(), 1.0 / static_cast<double>(inst.slots.size()));
+      }
+      if (phase.growing) {
+        inst.growing_order.resize(inst.slots.size());
+        std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
+      }
     }
     phases_.push_back({phase.name, std::max(0.0, std::round(phase.weight.at(nprocs)))});
     instantiated_.push_back(std::move(inst));
@@ -102,13 +110,9 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     return;
   }
   const PhaseModel& model = *inst.model;
-  std::vector<std::int32_t> sequence;
-  if (model.growing) {
-    sequence.resize(inst.slots.size());
-    std::iota(sequence.begin(), sequence.end(), 0);
-  } else {
-    sequence = model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
-  }
+  const std::vector<std::int32_t>& sequence =
+      model.growing ? inst.growing_order
+                    : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
   // Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
   // all of them, as the phases' bodies did in the runs.
   std::vector<core::RequestRecord> pending;
@@ -124,10 +128,7 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     const SlotModel& m = *slot.model;
     core::Event e;
     e.op = m.op;
-    const auto index = static_cast<std::size_t>(s);
-    unplaced +=
-        compute * (index < inst.slot_shares.size() ? inst.slot_shares[index]
-                                                   : 1.0 / static_cast<double>(inst.slots.size()));
+    unplaced += compute * inst.slot_shares[static_cast<std::size_t>(s)];
     if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
     if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
     if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) continue;
@@ -168,11 +169,12 @@ void SltScaledTrace::carried_events(const InstantiatedPhase& inst, int rank,
     if (relative < 0) return relative;
     return static_cast<std::int32_t>(block + (rank - block + relative) % carried.n);
   };
+  const std::int64_t burst = std::llround(
+      inst.compute_ns(rank) / static_cast<double>(std::max<std::size_t>(1, events.size())));
   for (const CarriedRankEvent& c : events) {
     core::Event e;
     e.op = c.op;
-    e.burst_cpu = std::llround(inst.compute_ns(rank) /
-                               static_cast<double>(std::max<std::size_t>(1, events.size())));
+    e.burst_cpu = burst;
     e.dst = peer(c.dst);
     e.src = peer(c.src);
     e.root = peer(c.root);

@@ -52,7 +52,8 @@ class SltScaledTrace final : public core::ScaledTrace {
     const PhaseModel* model = nullptr;
     std::vector<InstantiatedSlot> slots;
     std::vector<GroupCompute> groups;
-    std::vector<double> slot_shares;
+    std::vector<double> slot_shares;          // one per slot at N
+    std::vector<std::int32_t> growing_order;  // a growing phase: every slot, in order
     double compute_ns(int rank) const;
   };
 

@@ -101,9 +101,9 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
       if (unmatched.size() > reported) unmatched.erase(std::prev(unmatched.end()));
     };
     std::vector<CollectiveCall> world_calls;
-    std::vector<core::Event> events;
     for (int r = 0; r < n; ++r) {
-      events = cache.events(r);
+      // Read before any other rank is asked of the cache, which may evict it.
+      const std::vector<core::Event>& events = cache.events(r);
       std::vector<CollectiveCall> calls;
       std::map<Message, std::int64_t> sends;     // from r
       std::map<Message, std::int64_t> receives;  // at r
