@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/scaled_trace.hpp"
+
 namespace p3s::sim {
 
 struct SessionPlan {
@@ -16,6 +18,12 @@ struct SessionPlan {
   // Leading repetitions of the first segment that are not measured.
   std::int64_t warmup_repetitions = 0;
 };
+
+// Full mode: every phase in order, each repeated its weight (rounded). Throws
+// std::invalid_argument naming a phase whose weight is negative or not finite.
+SessionPlan full_plan(const core::ScaledTrace& trace);
+// Per-phase mode: phase `phase` alone, one warm-up repetition then `measured` measured ones.
+SessionPlan phase_plan(int phase, int measured);
 
 struct SessionOutput {
   std::vector<double> measure_start;  // per rank, simulated seconds

@@ -83,10 +83,8 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
                                      phases.size(), phases[static_cast<std::size_t>(p)].name,
                                      trace.nprocs(), options.measured_repetitions));
       }
-      SessionPlan plan;
-      plan.segments = {{p, 1 + options.measured_repetitions}};
-      plan.warmup_repetitions = 1;
-      const SessionRun run = run_forked(trace, options, plan);
+      const SessionRun run =
+          run_forked(trace, options, phase_plan(p, options.measured_repetitions));
       account(result, run);
       std::vector<double> per_rank(run.output.end.size());
       for (std::size_t r = 0; r < per_rank.size(); ++r) {
@@ -102,15 +100,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       result.phases.push_back(t);
     }
   } else {
-    SessionPlan plan;
-    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
-      const double w = phases[static_cast<std::size_t>(p)].weight;
-      if (!(w >= 0) || !std::isfinite(w)) {
-        throw std::invalid_argument("phase " + phases[static_cast<std::size_t>(p)].name +
-                                    " has weight " + std::to_string(w));
-      }
-      plan.segments.push_back({p, std::llround(w)});
-    }
+    const SessionPlan plan = full_plan(trace);
     if (options.progress) {
       options.progress(fmt::format("full run: {} ranks, {} phases with their weights",
                                    trace.nprocs(), phases.size()));

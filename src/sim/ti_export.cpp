@@ -10,16 +10,12 @@
 #include <unordered_set>
 
 #include "sim/rank_program.hpp"
+#include "sim/session_plan.hpp"
 
 namespace p3s::sim {
 namespace {
 
 using core::Op;
-
-struct Segment {
-  int phase;
-  long long repetitions;
-};
 
 // Appends rank `rank`'s actions for one repetition of a compiled phase. The replay's actions
 // (SimGrid 3.32, src/smpi/internals/smpi_replay.cpp) count in MPI_BYTE, the default type when
@@ -194,7 +190,7 @@ class ActionWriter {
 };
 
 std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::filesystem::path& dir,
-                                   const std::vector<Segment>& segments, const TiExportOptions& o) {
+                                   const SessionPlan& plan, const TiExportOptions& o) {
   std::filesystem::create_directories(dir);
   const std::filesystem::path list_path = dir / "ti.list";
   std::ofstream list(list_path);
@@ -206,11 +202,11 @@ std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::fi
     text.clear();
     fmt::format_to(std::back_inserter(text), "{} init\n", rank);
     ActionWriter writer(rank, trace.nprocs(), o.host_speed, text);
-    for (const Segment& segment : segments) {
+    for (const SessionPlan::Segment& segment : plan.segments) {
       events.clear();
       trace.phase_events(segment.phase, rank, events);
       const RankProgram program = compile_rank_program(events, o.cpu_speedup);
-      for (long long rep = 0; rep < segment.repetitions; ++rep) writer.write(program);
+      for (std::int64_t rep = 0; rep < segment.repetitions; ++rep) writer.write(program);
     }
     fmt::format_to(std::back_inserter(text), "{} finalize\n", rank);
     std::ofstream out(rank_path, std::ios::binary);
@@ -229,18 +225,11 @@ std::vector<std::filesystem::path> export_ti(const core::ScaledTrace& trace,
   if (!(options.host_speed > 0) || !(options.cpu_speedup > 0)) {
     throw std::invalid_argument("host speed and CPU speedup must be positive");
   }
-  const std::vector<core::ScaledPhase>& phases = trace.phases();
-  if (options.mode == SimMode::Full) {
-    std::vector<Segment> segments;
-    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
-      segments.push_back({p, std::llround(phases[static_cast<std::size_t>(p)].weight)});
-    }
-    return {write_traces(trace, dir, segments, options)};
-  }
+  if (options.mode == SimMode::Full) return {write_traces(trace, dir, full_plan(trace), options)};
   std::vector<std::filesystem::path> lists;
-  for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
+  for (int p = 0; p < static_cast<int>(trace.phases().size()); ++p) {
     lists.push_back(write_traces(trace, dir / fmt::format("phase-{}", p),
-                                 {{p, 1LL + options.measured_repetitions}}, options));
+                                 phase_plan(p, options.measured_repetitions), options));
   }
   return lists;
 }
