@@ -61,8 +61,7 @@ bool nonblocking(Op op) {
 
 void CollectiveCalls::run(const Step& s) {
   const MPI_Comm comm = comms_.get(s.comm);
-  int size = 1;
-  MPI_Comm_size(comm, &size);
+  const int size = comms_.size(s.comm);
   const bool rooted = core::is_rooted(s.op);
   const int root = rooted ? comms_.rank_in(s.comm, s.root) : 0;
   const std::int64_t both = std::max(s.bytes, s.rbytes);

@@ -25,8 +25,7 @@ std::uint64_t members_key(const std::vector<std::int32_t>& members) {
 }  // namespace
 
 RankCommunicators::RankCommunicators(int rank, int nprocs) : rank_(rank), nprocs_(nprocs) {
-  world_ = {MPI_COMM_WORLD, kWorldKey, {}};
-  entries_[0] = world_;
+  world_ = {MPI_COMM_WORLD, kWorldKey, {}};  // find(0) answers it without the map
   // MPI_COMM_SELF only when a collective needs it: SMPI sizes a self communicator's group by
   // the largest actor id, which costs O(N) per rank.
   entries_[1] = {MPI_COMM_NULL, kSelfKey, {}};
