@@ -99,8 +99,9 @@ CommandResult import_ti(const std::filesystem::path& list, const std::filesystem
 CommandResult trace_app_smpi(const std::filesystem::path& dir, int nprocs, const std::string& app,
                              const std::vector<std::string>& args) {
   std::filesystem::create_directories(dir / "smpi" / "ti");  // SMPI does not create it
-  CommandResult simulated = smpirun_app(dir / "smpi", nprocs, app, args,
-                                        {"-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
+  CommandResult simulated = smpirun_app(
+      dir / "smpi", nprocs, app + "_flops", args,
+      {"--cfg=smpi/simulate-computation:no", "-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
   if (simulated.exit_code != 0) return simulated;
   CommandResult imported = import_ti(dir / "smpi" / "ti" / "trace.txt", dir / "run");
   imported.output = simulated.output + imported.output;

@@ -35,7 +35,9 @@ CommandResult smpirun_app(const std::filesystem::path& cwd, int nprocs, const st
 CommandResult import_ti(const std::filesystem::path& list, const std::filesystem::path& run,
                         const std::vector<std::string>& extra = {});
 
-// The app run under smpirun -trace-ti in DIR/smpi, then imported into the run directory DIR/run.
+// The app's declared-flops build (smpi_APP_flops) run under smpirun -trace-ti in DIR/smpi, then
+// imported into the run directory DIR/run. Its compute is what the app declares, not bursts
+// SMPI timed on this machine, whose noise could split a phase by compute.
 // Returns the import's result; the smpirun output is appended to it.
 CommandResult trace_app_smpi(const std::filesystem::path& dir, int nprocs, const std::string& app,
                              const std::vector<std::string>& args);
