@@ -58,21 +58,14 @@ class RankEventCache {
   std::vector<Entry> entries_ = std::vector<Entry>(1021);
 };
 
-// Messages `rank` receives from `from` with this tag and size, or sends to `to`.
-std::int64_t received(const std::vector<core::Event>& events, int n, std::int32_t from,
-                      std::int32_t tag, std::int64_t bytes) {
+// Messages in `events` (one rank's) that this rank receives from `peer` with this tag and
+// size (receive_side), or sends to `peer`.
+std::int64_t matching(const std::vector<core::Event>& events, int n, bool receive_side,
+                      std::int32_t peer, std::int32_t tag, std::int64_t bytes) {
   std::int64_t count = 0;
   for (const core::Event& e : events) {
-    count += matchable(e, n) && e.src == from && e.rtag == tag && e.rbytes == bytes;
-  }
-  return count;
-}
-
-std::int64_t sent(const std::vector<core::Event>& events, int n, std::int32_t to, std::int32_t tag,
-                  std::int64_t bytes) {
-  std::int64_t count = 0;
-  for (const core::Event& e : events) {
-    count += matchable(e, n) && e.dst == to && e.tag == tag && e.bytes == bytes;
+    count += matchable(e, n) && (receive_side ? e.src == peer && e.rtag == tag && e.rbytes == bytes
+                                              : e.dst == peer && e.tag == tag && e.bytes == bytes);
   }
   return count;
 }
@@ -130,11 +123,11 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
                         name, r));
       }
       for (const auto& [m, count] : sends) {
-        const std::int64_t matched = received(cache.events(m.to), n, r, m.tag, m.bytes);
+        const std::int64_t matched = matching(cache.events(m.to), n, true, r, m.tag, m.bytes);
         if (count != matched) imbalance(m, count - matched);
       }
       for (const auto& [m, count] : receives) {
-        if (sent(cache.events(m.from), n, r, m.tag, m.bytes) == 0) imbalance(m, -count);
+        if (matching(cache.events(m.from), n, false, r, m.tag, m.bytes) == 0) imbalance(m, -count);
       }
     }
     for (const auto& [m, count] : unmatched) {
