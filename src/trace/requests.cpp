@@ -9,6 +9,7 @@ std::int64_t RequestTable::add(MPI_Request handle, RequestInfo info) {
   std::int64_t id = info.id;
   if (by_handle_.contains(handle)) {
     sharing_handle_[handle].push_back(std::move(info));
+    ++queued_;
     return id;
   }
   if (spare_nodes_.empty()) {
@@ -31,12 +32,13 @@ RequestInfo* RequestTable::find(MPI_Request handle) {
 void RequestTable::forget(MPI_Request handle) {
   auto found = by_handle_.find(handle);
   if (found == by_handle_.end()) return;
-  if (!sharing_handle_.empty()) {
+  if (queued_ != 0) {
     // Emptied queues stay, with their storage, for the next window of such requests.
     if (auto queue = sharing_handle_.find(handle);
         queue != sharing_handle_.end() && !queue->second.empty()) {
       found->second = std::move(queue->second.front());
       queue->second.pop_front();
+      --queued_;
       return;
     }
   }

@@ -52,6 +52,7 @@ class RequestTable {
   std::vector<Map::node_type> spare_nodes_;
   // Requests behind the one in by_handle_ that share its handle, oldest first.
   std::unordered_map<MPI_Request, std::deque<RequestInfo>> sharing_handle_;
+  std::size_t queued_ = 0;  // requests waiting in sharing_handle_: none, no lookup there
   std::int64_t next_id_ = 0;
 };
 
