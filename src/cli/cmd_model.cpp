@@ -1,5 +1,6 @@
 // p3s model: relates the phases of runs at different n and writes the Scalable Logical Trace
-// (SLT); with --holdout, checks the model against a run it was not fitted to.
+// (SLT); says how much of every training run it explains; with --holdout, checks the model
+// against a run it was not fitted to.
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
@@ -9,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/share_option.hpp"
 #include "model/holdout_check.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_json.hpp"
@@ -17,8 +19,17 @@ namespace p3s::cli {
 namespace {
 namespace po = boost::program_options;
 
+// Exit code when the model explains too little of a training run and --allow-partial was not
+// given: the SLT is written, but a pipeline must not go on as if it were whole.
+constexpr int kPartialExit = 3;
+
 void print_phase(const model::PhaseModel& p) {
-  fmt::print("{}: weight = {} (max error {:.2f} %)\n", p.name, p.weight.equation(),
+  fmt::print("{}: {}\n", p.name, p.calls);
+  for (std::size_t i = 0; i < p.runs_n.size(); ++i) {
+    fmt::print("  n = {:<6} {:5.1f} % of the run   {}\n", p.runs_n[i], 100 * p.shares[i],
+               p.pairing[i]);
+  }
+  fmt::print("  weight = {} (max error {:.2f} %)\n", p.weight.equation(),
              p.weight.quality.max_error_pct);
   if (!p.pattern_modelled) {
     fmt::print("  pattern NOT MODELLED:\n");
@@ -34,8 +45,10 @@ void print_phase(const model::PhaseModel& p) {
   for (std::size_t s = 0; s < p.slots.size(); ++s) {
     const model::SlotModel& slot = p.slots[s];
     const auto& bytes = slot.bytes ? slot.bytes : slot.rbytes;
-    fmt::print("    slot {} {}: bytes = {}\n", s, core::op_name(slot.op),
-               bytes ? bytes->equation() : std::string("0"));
+    const double spread = std::max(slot.bytes_spread, slot.rbytes_spread);
+    fmt::print("    slot {} {}: bytes = {}{}\n", s, core::op_name(slot.op),
+               bytes ? bytes->equation() : std::string("0"),
+               spread > 0 ? fmt::format(" (data-dependent: +-{:.1f} %)", 100 * spread) : "");
   }
 }
 
@@ -66,6 +79,8 @@ int run_model(const Args& args) {
   std::vector<std::string> measurable;
   std::string output = "app.slt";
   double threshold = 0.01;
+  std::string min_coverage = "90%";
+  bool allow_partial = false;
   desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
                                                  "run directories at different process counts")(
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
@@ -74,40 +89,59 @@ int run_model(const Args& args) {
       "the compute model")("threshold", po::value(&threshold)->default_value(threshold),
                            "relevance: a phase is modelled when it takes at least this share "
                            "of some rank's run")(
+      "min-coverage", po::value(&min_coverage)->default_value(min_coverage),
+      "the share of every training run's time that exactly modelled phases must explain")(
+      "allow-partial", po::bool_switch(&allow_partial),
+      "exit 0 even when a training run is covered less than --min-coverage")(
       "output,o", po::value(&output)->default_value(output), "where to write the SLT");
   po::positional_options_description pos;
   pos.add("runs", -1);
-  const auto parsed =
-      parse_options(args, desc,
-                    "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n\n"
-                    "Relates the relevant phases of runs at different process counts by their\n"
-                    "logical position and models each phase's communication pattern, message\n"
-                    "volumes, weight and compute as functions of n. Writes the SLT as JSON.\n\n"
-                    "Measurable points: runs at small n of a smaller workload, placed at the n\n"
-                    "where the original workload gives each rank the same instructions (with\n"
-                    "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
-                    "n = n_m * W / w, W the training runs' SIZE. So SIZE must be proportional\n"
-                    "to the total work of the run (e.g. the number of grid points).\n\n",
-                    pos);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n"
+      "                 [--min-coverage 90%] [--allow-partial]\n\n"
+      "Relates the phases of runs at different process counts by what they do (their\n"
+      "calls, weights and order, the phases that take the time first) and models each\n"
+      "phase's communication pattern, message volumes, weight and compute as functions\n"
+      "of n. Writes the SLT as JSON, and prints how much of each training run's time the\n"
+      "exactly modelled phases explain; below --min-coverage it names what is missing and\n"
+      "exits with code 3 (the SLT is still written) unless --allow-partial.\n\n"
+      "Measurable points: runs at small n of a smaller workload, placed at the n\n"
+      "where the original workload gives each rank the same instructions (with\n"
+      "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
+      "n = n_m * W / w, W the training runs' SIZE. So SIZE must be proportional\n"
+      "to the total work of the run (e.g. the number of grid points).\n\n",
+      pos);
   if (!parsed) return 0;
   if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
+  const double minimum = parse_share(min_coverage, "--min-coverage");
 
-  std::vector<signature::Signature> training, points;
-  for (const std::string& run : runs) training.push_back(signature_of(run));
-  for (const std::string& run : measurable) points.push_back(signature_of(run));
-  model::Slt slt = build_model(training, points, threshold);
+  ModelRequest request;
+  request.threshold = threshold;
+  for (const std::string& run : runs) request.training.push_back(signature_of(run));
+  for (const std::string& run : measurable) request.measurable.push_back(signature_of(run));
+  if (!holdout.empty()) request.holdout = signature_of(holdout);
+  const model::BuiltSlt built = build_model(request);
+  const model::Slt& slt = built.slt;
   for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     print_phase(slt.phases[k]);
     print_compute(slt.compute.phases[k], slt.compute.metric);
   }
   for (const std::string& note : slt.notes) fmt::print("note: {}\n", note);
-  if (!holdout.empty()) {
-    const model::LogicalRun check = model::logical_phases(signature_of(holdout));
-    slt.holdout_n = check.n;
-    fmt::print("{}", model::holdout_report(slt, check));
+  if (request.holdout) {
+    const model::LogicalRun check = model::logical_phases(*request.holdout);
+    fmt::print("{}", model::check_holdout(slt, check, built.holdout_phase).text());
   }
+  fmt::print("{}", coverage_text(slt, minimum));
   model::write_slt(output, slt);
   fmt::print("SLT written to {}\n", output);
+  if (slt.least_coverage() < minimum) {
+    fmt::print(stderr,
+               "p3s model: {} the SLT explains only {:.1f} % of a training run (--min-coverage "
+               "{:.0f} %): predictions from it leave out the phases listed above\n",
+               allow_partial ? "warning:" : "error:", 100 * slt.least_coverage(), 100 * minimum);
+    if (!allow_partial) return kPartialExit;
+  }
   return 0;
 }
 

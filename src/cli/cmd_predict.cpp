@@ -76,6 +76,23 @@ void prepare_report_dir(const fs::path& dir, bool force) {
   }
 }
 
+// The share of a run's time the trace's phases stand for: in the training run at n when there
+// is one, else in the largest.
+double covered_share(const model::Slt& slt, const model::SltScaledTrace& trace, std::int64_t n) {
+  const auto run = std::find(slt.runs.begin(), slt.runs.end(), n);
+  const std::int64_t at = run != slt.runs.end() ? n : slt.runs.back();
+  double covered = 0;
+  for (const core::ScaledPhase& phase : trace.phases()) {
+    for (const model::PhaseModel& p : slt.phases) {
+      if (p.name != phase.name) continue;
+      for (std::size_t i = 0; i < p.runs_n.size(); ++i) {
+        if (p.runs_n[i] == at) covered += p.shares[i];
+      }
+    }
+  }
+  return covered;
+}
+
 void progress(const std::string& what) {
   fmt::print("{}\n", what);
   std::fflush(stdout);
@@ -129,12 +146,13 @@ int run_predict(const Args& args) {
   prediction.platform = fs::path(flags.platform).filename().string();
   prediction.mode = std::string(sim::mode_name(options.mode));
   prediction.weak_scaling = scaling == "weak";
-  std::vector<signature::Signature> training, points;
+  ModelRequest request;
+  request.threshold = threshold;
   std::set<std::int64_t> traced;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     progress(fmt::format("[signature {}/{}] {}", i + 1, runs.size(), runs[i]));
-    training.push_back(signature_of(runs[i]));
-    const signature::Signature& sig = training.back();
+    request.training.push_back(signature_of(runs[i]));
+    const signature::Signature& sig = request.training.back();
     traced.insert(sig.run.nprocs);
     if (sig.run.wall_clock == core::kTiWallClock) {
       // An imported SMPI trace holds no communication times: its AET is compute only.
@@ -149,14 +167,14 @@ int run_predict(const Args& args) {
   }
   for (const std::string& run : measurable) {
     progress(fmt::format("[signature] measurable run {}", run));
-    points.push_back(signature_of(run));
+    request.measurable.push_back(signature_of(run));
   }
   std::sort(prediction.measured.begin(), prediction.measured.end(),
             [](const auto& a, const auto& b) { return a.n < b.n; });
 
   progress(fmt::format("[model] {} runs at n = {}", runs.size(),
                        fmt::join(traced.begin(), traced.end(), ", ")));
-  const model::Slt slt = build_model(training, points, threshold);
+  const model::Slt slt = build_model(request).slt;
   prepare_report_dir(dir, force);
   model::write_slt(dir / "app.slt", slt);
   prediction.application = slt.application;
@@ -171,7 +189,8 @@ int run_predict(const Args& args) {
     const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
     std::optional<model::SltScaledTrace> trace;
     try {
-      trace.emplace(slt, static_cast<int>(n), model::InstantiateOptions{.carry_nearest = carry});
+      trace.emplace(slt, static_cast<int>(n),
+                    model::InstantiateOptions{.carry_nearest = carry, .omit_unavailable = true});
     } catch (const std::domain_error& e) {
       prediction.warnings.push_back(fmt::format("N = {} not predicted: {}", n, e.what()));
       progress(fmt::format("{} refused: {}", where, e.what()));
@@ -179,6 +198,12 @@ int run_predict(const Args& args) {
     }
     for (const std::string& w : trace->warnings()) {
       prediction.warnings.push_back(fmt::format("N = {}: {}", n, w));
+    }
+    if (trace->phases().empty()) {
+      prediction.warnings.push_back(
+          fmt::format("N = {} not predicted: no phase of the model can be instantiated there", n));
+      progress(fmt::format("{} refused: no phase can be instantiated", where));
+      continue;
     }
     progress(fmt::format("{} generating and checking the ST4NP", where));
     const model::ConsistencyReport consistency = model::check_consistency(*trace);
@@ -195,8 +220,19 @@ int run_predict(const Args& args) {
     report::write_text(
         dir / fmt::format("sim-{}.json", n),
         simulation_json(result, (dir / "app.slt").string(), trace->warnings()).dump(2) + "\n");
-    prediction.points.push_back(
-        {n, traced.contains(n), result.pet, result.cost.events, result.cost.wall_seconds});
+    report::PredictedPoint point;
+    point.n = n;
+    point.traced = traced.contains(n);
+    point.pet_seconds = result.pet;
+    point.events = result.cost.events;
+    point.sim_wall_seconds = result.cost.wall_seconds;
+    point.covered = covered_share(slt, *trace, n);
+    for (const model::OmittedPhase& o : trace->omitted()) {
+      point.omitted.push_back(fmt::format("{}: {}", o.name, o.reason));
+      prediction.warnings.push_back(
+          fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
+    }
+    prediction.points.push_back(std::move(point));
     progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
                          result.cost.events, result.cost.wall_seconds));
   }
@@ -205,6 +241,10 @@ int run_predict(const Args& args) {
     for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);
     return 1;
   }
+  const bool any_target = std::any_of(targets.begin(), targets.end(), [&](std::int64_t n) {
+    return std::any_of(prediction.points.begin(), prediction.points.end(),
+                       [n](const report::PredictedPoint& p) { return p.n == n; });
+  });
 
   const std::string table = report::prediction_table(prediction);
   report::write_text(dir / "prediction.txt", table);
@@ -215,6 +255,13 @@ int run_predict(const Args& args) {
   fmt::print("report: {}/prediction.{{txt,csv,json}}   picture: {}   ({:.0f} s)\n", dir.string(),
              (dir / "scaling.svg").string(),
              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (!any_target) {
+    fmt::print(stderr,
+               "p3s predict: none of the targets ({}) could be predicted; see the "
+               "warnings above\n",
+               fmt::join(targets, ","));
+    return 1;
+  }
   return 0;
 }
 

@@ -3,13 +3,13 @@
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
-#include <charconv>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "cli/commands.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/share_option.hpp"
 #include "signature/run_analysis.hpp"
 #include "signature/signature_json.hpp"
 #include "signature/summary_table.hpp"
@@ -17,26 +17,6 @@
 namespace p3s::cli {
 namespace {
 namespace po = boost::program_options;
-
-// "1%" or "0.01": a share of something, from 0 to 1.
-double parse_share(const std::string& text, const char* flag) {
-  std::string_view number = text;
-  double scale = 1.0;
-  if (number.ends_with('%')) {
-    number.remove_suffix(1);
-    scale = 0.01;
-  }
-  double value = 0;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (number.empty() || ec != std::errc() || end != number.data() + number.size()) {
-    throw UsageError(fmt::format("{} '{}' is not a number or a percentage", flag, text));
-  }
-  value *= scale;
-  if (value < 0 || value > 1) {
-    throw UsageError(fmt::format("{} '{}' must lie between 0 and 1 (0 % and 100 %)", flag, text));
-  }
-  return value;
-}
 
 // Each rank's trace is a few large allocations freed before the next rank is read. By default
 // glibc returns them to the system and the next rank faults every page in again, which costs
@@ -56,7 +36,7 @@ int run_signature(const Args& args) {
   std::string dir;
   std::string output;
   std::string threshold = "1%";
-  std::string similarity = "0.85";
+  std::string size_tolerance = "50%";
   int workers = 2;
   desc.add_options()("help,h", "show this help")("run", po::value(&dir)->required(),
                                                  "run directory")(
@@ -64,24 +44,25 @@ int run_signature(const Args& args) {
       "where to write the signature (default RUN_DIR/signature.json)")(
       "threshold", po::value(&threshold)->default_value(threshold),
       "a phase is relevant when weight x time is at least this share of the run (1% or 0.01)")(
-      "similarity", po::value(&similarity)->default_value(similarity),
-      "repetitions whose compute is at least this similar are the same phase (0.85 or 85%)")(
+      "size-tolerance", po::value(&size_tolerance)->default_value(size_tolerance),
+      "repetitions of the same calls are one phase when each call's message size differs by "
+      "at most this share (50% or 0.5); data-dependent sizes within it are kept as a spread")(
       "workers", po::value(&workers)->default_value(workers), "ranks analysed at once (threads)");
   po::positional_options_description pos;
   pos.add("run", 1);
   const auto parsed = parse_options(
       args, desc,
-      "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--similarity 0.85]\n\n"
-      "Cuts each rank's events into phases (repeated event sequences with similar\n"
-      "compute), weighs them by their repetitions, keeps the relevant ones, picks the\n"
-      "representative rank and writes the signature as JSON. Prints a summary.\n\n",
+      "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--size-tolerance 50%]\n\n"
+      "Cuts each rank's events into phases (the bodies of its most repeated loops and\n"
+      "the stretches between them), weighs them by their repetitions, relates the ranks'\n"
+      "phases by what they do, keeps the relevant ones, picks the representative rank and\n"
+      "writes the signature as JSON. Prints a summary.\n\n",
       pos);
   if (!parsed) return 0;
 
   signature::AnalysisOptions options;
   options.phases.threshold = parse_share(threshold, "--threshold");
-  options.phases.similarity = parse_share(similarity, "--similarity");
-  if (options.phases.similarity <= 0) throw UsageError("--similarity must be above 0");
+  options.phases.size_tolerance = parse_share(size_tolerance, "--size-tolerance");
   if (workers < 1) throw UsageError("--workers must be at least 1");
   options.workers = workers;
   keep_freed_memory();

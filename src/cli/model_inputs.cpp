@@ -9,39 +9,52 @@
 #include "model/logical_phases.hpp"
 #include "model/slt_builder.hpp"
 #include "signature/run_analysis.hpp"
-#include "signature/signature_json.hpp"
 
 namespace p3s::cli {
 
 signature::Signature signature_of(const std::string& run) {
-  const std::filesystem::path file = std::filesystem::path(run) / signature::kSignatureFile;
-  if (std::filesystem::exists(file)) {
-    signature::Signature sig = signature::read_signature(file);
-    if (sig.threshold == 0) return sig;
-  }
   signature::AnalysisOptions options;
   options.phases.threshold = 0;
   return signature::analyse_run(run, options);
 }
 
-model::Slt build_model(const std::vector<signature::Signature>& training,
-                       const std::vector<signature::Signature>& measurable, double threshold) {
-  std::vector<model::LogicalRun> logical;
-  for (const signature::Signature& sig : training) logical.push_back(model::logical_phases(sig));
-  std::vector<model::LogicalRun> points;
-  for (const signature::Signature& sig : measurable) points.push_back(model::logical_phases(sig));
-  model::Slt slt;
+model::BuiltSlt build_model(const ModelRequest& request) {
+  model::SltInputs inputs;
+  for (const signature::Signature& sig : request.training) {
+    inputs.runs.push_back(model::logical_phases(sig));
+  }
+  for (const signature::Signature& sig : request.measurable) {
+    inputs.measurable.push_back(model::logical_phases(sig));
+  }
+  if (request.holdout) inputs.holdout = model::logical_phases(*request.holdout);
+  inputs.threshold = request.threshold;
+  model::BuiltSlt built;
   try {
-    slt = model::build_slt(logical, points, threshold);
+    built = model::build_slt(inputs);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (!training.empty()) {
-    for (const std::string& word : training.front().run.command) {
-      slt.application += (slt.application.empty() ? "" : " ") + word;
+  if (!request.training.empty()) {
+    for (const std::string& word : request.training.front().run.command) {
+      built.slt.application += (built.slt.application.empty() ? "" : " ") + word;
     }
   }
-  return slt;
+  if (request.holdout) built.slt.holdout_n = request.holdout->run.nprocs;
+  return built;
+}
+
+std::string coverage_text(const model::Slt& slt, double minimum) {
+  std::string out = "coverage (share of each training run's time in exactly modelled phases):\n";
+  for (const model::RunCoverage& c : slt.coverage) {
+    const bool short_of = c.modelled < minimum;
+    out += fmt::format("  n = {:<6} {:6.1f} %  {}{}\n", c.n, 100 * c.modelled, c.run,
+                       short_of ? "   BELOW " + fmt::format("{:.0f} %", 100 * minimum) : "");
+    if (!short_of) continue;
+    for (const model::RunCoverage::Missing& m : c.missing) {
+      out += fmt::format("      {:5.1f} %  {}: {}\n", 100 * m.share, m.phase, m.why);
+    }
+  }
+  return out;
 }
 
 std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,

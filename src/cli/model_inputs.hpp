@@ -2,26 +2,37 @@
 // What `p3s model` and `p3s predict` share: a run's signature as the model needs it, and the
 // SLT built from training runs and measurable runs.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/slt.hpp"
+#include "model/slt_builder.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "signature/signature.hpp"
 
 namespace p3s::cli {
 
-// A run's signature with every rank's phases, relevant or not: ranks' phases are related by
-// position, which a phase relevant on some ranks only would shift (the model applies the
-// threshold to each logical phase as a whole). Its signature.json serves when `p3s signature
-// --threshold 0` wrote it; otherwise the run is analysed again.
+// A run's signature with every rank's phases, relevant or not (the model applies the
+// threshold to each phase of the run as a whole), analysed from the traces: a signature.json
+// in the run directory may come from another version or other options.
 signature::Signature signature_of(const std::string& run);
 
+struct ModelRequest {
+  std::vector<signature::Signature> training;
+  std::vector<signature::Signature> measurable;
+  std::optional<signature::Signature> holdout;
+  double threshold = 0.01;
+};
+
 // The SLT of training signatures (and measurable runs' signatures), with the traced command
-// as its application. Throws UsageError when the runs do not belong together.
-model::Slt build_model(const std::vector<signature::Signature>& training,
-                       const std::vector<signature::Signature>& measurable, double threshold);
+// as its application, and the hold-out run's counterparts of its phases. Throws UsageError when
+// the runs do not belong together.
+model::BuiltSlt build_model(const ModelRequest& request);
+
+// The coverage of every training run, and the phases that keep it below `minimum`, in words.
+std::string coverage_text(const model::Slt& slt, double minimum);
 
 // The SLT at N processes; prints the warnings of what was carried. When N is refused (a phase
 // not modelled without --carry-nearest, an N the rules do not define), prints why as

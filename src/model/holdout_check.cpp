@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,57 +17,122 @@ double error_pct(double predicted, double actual) {
   return 100.0 * (predicted - actual) / actual;
 }
 
-}  // namespace
+// The SLT reduced to phase k, so it can be instantiated without the others.
+Slt only_phase(const Slt& slt, std::size_t k) {
+  Slt one;
+  one.runs = slt.runs;
+  one.phases = {slt.phases[k]};
+  one.compute = slt.compute;
+  one.compute.phases = {slt.compute.phases.at(k)};
+  return one;
+}
 
-std::string holdout_report(const Slt& slt, const LogicalRun& holdout) {
-  std::string out = fmt::format("hold-out check at n = {}\n", holdout.n);
-  const int n = static_cast<int>(holdout.n);
-  std::optional<SltScaledTrace> trace;
-  try {
-    trace.emplace(slt, n, InstantiateOptions{.carry_nearest = true});
-  } catch (const std::domain_error& e) {
-    return out + fmt::format("  the model cannot be instantiated at n = {}: {}\n", n, e.what());
-  }
-  out += fmt::format("  {:<10} {:<12} {:>10} {:>10} {:>10}\n", "phase", "pattern", "volume %",
-                     "weight %", "compute %");
+void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64_t n,
+             HoldoutPhase& out) {
+  double predicted_bytes = 0, actual_bytes = 0;
+  double predicted_cpu = 0, actual_cpu = 0;
+  double predicted_slowest = 0, actual_slowest = 0;
+  std::optional<std::int64_t> wrong_rank;
+  std::string difference;
   std::vector<core::Event> events;
-  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
-    const PhaseModel& model = slt.phases[k];
-    const auto position = static_cast<std::size_t>(model.index);
-    if (position >= holdout.phases.size()) {
-      out += fmt::format("  {:<10} has no counterpart at n = {}\n", model.name, holdout.n);
+  for (std::int64_t r = 0; r < n; ++r) {
+    const LogicalRankPhase& rank = actual.ranks[static_cast<std::size_t>(r)];
+    events.clear();
+    trace.phase_events(0, static_cast<int>(r), events);
+    const double cpu = trace.compute_ns(0, static_cast<int>(r));
+    predicted_cpu += cpu;
+    actual_cpu += rank.cpu_ns;
+    predicted_slowest = std::max(predicted_slowest, cpu);
+    actual_slowest = std::max(actual_slowest, rank.cpu_ns);
+    for (const core::Event& e : events) predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
+    for (const auto& t : rank.events) actual_bytes += static_cast<double>(t.bytes + t.rbytes);
+    if (wrong_rank) continue;
+    if (events.size() != rank.events.size()) {
+      wrong_rank = r;
+      difference = fmt::format("{} calls, the model {}", rank.events.size(), events.size());
       continue;
     }
-    const LogicalPhase& actual = holdout.phases[position];
-    std::string pattern = model.pattern_modelled ? "exact" : "not modelled";
-    double predicted_bytes = 0;
-    double actual_bytes = 0;
-    double actual_cpu = 0;
-    double predicted_cpu = 0;
-    for (int r = 0; r < n; ++r) {
-      events.clear();
-      trace->phase_events(static_cast<int>(k), r, events);
-      const auto& tokens = actual.ranks[static_cast<std::size_t>(r)].events;
-      actual_cpu += actual.ranks[static_cast<std::size_t>(r)].cpu_ns;
-      predicted_cpu += trace->compute_ns(static_cast<int>(k), r);
-      for (const core::Event& e : events)
-        predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
-      for (const auto& t : tokens) actual_bytes += static_cast<double>(t.bytes + t.rbytes);
-      bool same = events.size() == tokens.size();
-      for (std::size_t i = 0; same && i < tokens.size(); ++i) {
-        same = events[i].op == tokens[i].op &&
-               events[i].dst == absolute_peer(tokens[i].dst, r, n) &&
-               events[i].src == absolute_peer(tokens[i].src, r, n);
-      }
-      if (!same && model.pattern_modelled && pattern == "exact") {
-        pattern = fmt::format("wrong (rank {})", r);
-      }
+    for (std::size_t i = 0; i < rank.events.size(); ++i) {
+      const auto& t = rank.events[i];
+      const std::int64_t dst = absolute_peer(t.dst, r, n);
+      const std::int64_t src = absolute_peer(t.src, r, n);
+      if (events[i].op == t.op && events[i].dst == dst && events[i].src == src) continue;
+      wrong_rank = r;
+      difference = fmt::format("call {}: {} to {} from {}, the model {} to {} from {}", i,
+                               core::op_name(t.op), dst, src, core::op_name(events[i].op),
+                               events[i].dst, events[i].src);
+      break;
     }
-    std::int64_t weight = actual.ranks.front().weight;
-    out += fmt::format("  {:<10} {:<12} {:>10.2f} {:>10.2f} {:>10.2f}\n", model.name, pattern,
-                       error_pct(predicted_bytes, actual_bytes),
-                       error_pct(trace->phases()[k].weight, static_cast<double>(weight)),
-                       error_pct(predicted_cpu, actual_cpu));
+  }
+  out.exact = !wrong_rank;
+  out.pattern = wrong_rank ? fmt::format("wrong (rank {})", *wrong_rank) : "exact";
+  out.difference = difference;
+  out.volume_pct = error_pct(predicted_bytes, actual_bytes);
+  out.weight_pct =
+      error_pct(trace.phases().front().weight, static_cast<double>(actual.common_weight()));
+  out.compute_pct = error_pct(predicted_cpu, actual_cpu);
+  out.slowest_compute_pct = error_pct(predicted_slowest, actual_slowest);
+}
+
+std::string percent_or_dash(const std::optional<double>& v) {
+  return v ? fmt::format("{:.2f}", *v) : std::string("-");
+}
+
+}  // namespace
+
+HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
+                           const std::vector<std::optional<std::size_t>>& counterparts) {
+  HoldoutCheck check;
+  check.n = holdout.n;
+  for (std::size_t k = 0; k < slt.phases.size(); ++k) {
+    const PhaseModel& model = slt.phases[k];
+    HoldoutPhase phase;
+    phase.name = model.name;
+    phase.actual = k < counterparts.size() ? counterparts[k] : std::nullopt;
+    if (!phase.actual) {
+      phase.pattern = fmt::format("no counterpart at n = {}", holdout.n);
+      check.phases.push_back(std::move(phase));
+      continue;
+    }
+    const LogicalPhase& actual = holdout.phases.at(*phase.actual);
+    phase.share = holdout.share_of({*phase.actual});
+    if (!model.pattern_modelled) {
+      phase.pattern = "not modelled";
+      check.phases.push_back(std::move(phase));
+      continue;
+    }
+    try {
+      const Slt one = only_phase(slt, k);  // the trace refers to it
+      const SltScaledTrace trace(one, static_cast<int>(holdout.n));
+      compare(trace, actual, holdout.n, phase);
+    } catch (const std::domain_error& e) {
+      phase.pattern = fmt::format("cannot instantiate: {}", e.what());
+    }
+    check.phases.push_back(std::move(phase));
+  }
+  return check;
+}
+
+std::string HoldoutCheck::text() const {
+  std::string out = fmt::format("hold-out check at n = {}\n", n);
+  out += fmt::format("  {:<10} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9}\n", "phase", "share", "pattern",
+                     "volume %", "weight %", "compute %", "slowest %");
+  for (const HoldoutPhase& p : phases) {
+    if (!p.difference.empty()) {
+      out +=
+          fmt::format("  {:<10} {:>6.1f}% {:<16} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
+                      p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
+                      percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
+      out += fmt::format("  {:<10}         first difference: {}\n", "", p.difference);
+      continue;
+    }
+    if (p.pattern.size() > 16) {
+      out += fmt::format("  {:<10} {:>6.1f}% {}\n", p.name, 100 * p.share, p.pattern);
+      continue;
+    }
+    out += fmt::format("  {:<10} {:>6.1f}% {:<16} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
+                       p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
+                       percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
   }
   return out;
 }

@@ -1,14 +1,40 @@
 #pragma once
-// The validation report of `p3s model --holdout`: the SLT instantiated at the hold-out run's n
-// and compared with what that run did, phase by phase: whether every rank's calls and peers
-// are exact, and the errors of volume, weight and compute in %.
+// The validation of `p3s model --holdout`: every phase of the SLT instantiated at the hold-out
+// run's n, on its own (one phase that cannot be instantiated there does not hide the others),
+// and compared with its counterpart in that run: whether every rank's calls and peers are
+// exact, and the errors of volume, weight and compute in %.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "model/logical_phases.hpp"
 #include "model/slt.hpp"
 
 namespace p3s::model {
 
-std::string holdout_report(const Slt& slt, const LogicalRun& holdout);
+struct HoldoutPhase {
+  std::string name;
+  std::optional<std::size_t> actual;  // the counterpart among the hold-out run's phases
+  double share = 0;                   // of the hold-out run's time
+  bool exact = false;                 // every rank's calls, peers and order as in the run
+  std::string pattern;                // "exact", "wrong (rank 3)", why it was not compared
+  std::string difference;             // where a wrong pattern first differs, in words
+  // Errors of the prediction in % of the run's value; absent when not compared.
+  std::optional<double> volume_pct;
+  std::optional<double> weight_pct;
+  std::optional<double> compute_pct;          // mean over ranks of a repetition's CPU time
+  std::optional<double> slowest_compute_pct;  // the rank with the most
+};
+
+struct HoldoutCheck {
+  std::int64_t n = 0;
+  std::vector<HoldoutPhase> phases;  // one per SLT phase
+  std::string text() const;
+};
+
+// `counterparts[k]`: SLT phase k's counterpart in `holdout` (BuiltSlt::holdout_phase).
+HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
+                           const std::vector<std::optional<std::size_t>>& counterparts);
 
 }  // namespace p3s::model

@@ -1,43 +1,9 @@
 #include "model/logical_phases.hpp"
 
-#include <fmt/core.h>
-
 #include <algorithm>
+#include <map>
 
 namespace p3s::model {
-namespace {
-
-// One rank's relevant phases with the same events merged, in order of first appearance.
-std::vector<LogicalRankPhase> merge_rank(const signature::RankPhases& rank) {
-  std::vector<LogicalRankPhase> merged;
-  for (const signature::RankPhase& phase : rank.phases) {
-    auto same = std::find_if(merged.begin(), merged.end(),
-                             [&](const LogicalRankPhase& m) { return m.events == phase.events; });
-    if (same == merged.end()) {
-      merged.push_back({phase.events, 0, 0.0, 0.0, std::vector<double>(phase.events.size(), 0.0),
-                        phase.first_event, 0.0});
-      same = merged.end() - 1;
-    }
-    const double old_weight = static_cast<double>(same->weight);
-    const double weight = static_cast<double>(phase.weight);
-    const double total = old_weight + weight;
-    for (std::size_t e = 0; e < phase.slots.size() && e < phase.events.size(); ++e) {
-      same->slot_cpu_ns[e] =
-          (same->slot_cpu_ns[e] * old_weight + phase.slots[e].cpu_ns.mean() * weight) / total;
-    }
-    same->cpu_ns = (same->cpu_ns * old_weight + phase.cpu_ns.mean() * weight) / total;
-    same->instructions =
-        (same->instructions * old_weight + phase.instructions.mean() * weight) / total;
-    same->weight += phase.weight;
-    same->first_event = std::min(same->first_event, phase.first_event);
-    same->share += phase.share_of(rank.run_ns);
-  }
-  std::sort(merged.begin(), merged.end(),
-            [](const auto& a, const auto& b) { return a.first_event < b.first_event; });
-  return merged;
-}
-
-}  // namespace
 
 double LogicalPhase::relevance() const {
   double most = 0;
@@ -45,36 +11,65 @@ double LogicalPhase::relevance() const {
   return most;
 }
 
+std::int64_t LogicalPhase::common_weight() const {
+  std::map<std::int64_t, int> counts;
+  for (const LogicalRankPhase& r : ranks) {
+    if (r.present()) ++counts[r.weight];
+  }
+  if (counts.empty()) return 0;
+  return std::max_element(counts.begin(), counts.end(),
+                          [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
+}
+
+std::size_t LogicalPhase::fullest_rank() const {
+  std::size_t best = 0;
+  for (std::size_t r = 1; r < ranks.size(); ++r) {
+    if (ranks[r].events.size() > ranks[best].events.size()) best = r;
+  }
+  return best;
+}
+
+double LogicalRun::share_of(const std::vector<std::size_t>& phase_indexes) const {
+  double run = 0;
+  for (std::int64_t ns : rank_run_ns) run += static_cast<double>(ns);
+  double covered = 0;
+  for (std::size_t k : phase_indexes) {
+    for (const LogicalRankPhase& r : phases[k].ranks) covered += static_cast<double>(r.total_ns);
+  }
+  return run > 0 ? covered / run : 0.0;
+}
+
 LogicalRun logical_phases(const signature::Signature& sig) {
   LogicalRun out;
   out.n = sig.run.nprocs;
+  out.dir = sig.run_dir;
   out.workload = sig.run.workload;
   out.instructions = sig.compute == signature::ComputeMetric::Instructions;
   out.host = sig.run.host;
-  std::vector<std::vector<LogicalRankPhase>> ranks;
-  std::size_t most = 0;
-  std::size_t fewest = SIZE_MAX;
-  for (const signature::RankPhases& rank : sig.ranks) {
-    ranks.push_back(merge_rank(rank));
-    most = std::max(most, ranks.back().size());
-    fewest = std::min(fewest, ranks.back().size());
+  out.phases.resize(sig.phases.size());
+  for (std::size_t k = 0; k < sig.phases.size(); ++k) {
+    out.phases[k].id = static_cast<std::int32_t>(k);
+    out.phases[k].ranks.resize(sig.ranks.size());
   }
-  for (std::size_t k = 0; k < most; ++k) {
-    if (k >= fewest) {
-      std::vector<std::int64_t> with;
-      for (std::size_t r = 0; r < ranks.size(); ++r) {
-        if (ranks[r].size() > k) with.push_back(static_cast<std::int64_t>(r));
+  for (std::size_t r = 0; r < sig.ranks.size(); ++r) {
+    const signature::RankPhases& rank = sig.ranks[r];
+    out.rank_run_ns.push_back(rank.run_ns);
+    for (const signature::RankPhase& phase : rank.phases) {
+      LogicalRankPhase& mine = out.phases[static_cast<std::size_t>(phase.id)].ranks[r];
+      mine.events = phase.events;
+      mine.weight = phase.weight;
+      mine.cpu_ns = phase.cpu_ns.mean();
+      mine.instructions = phase.instructions.mean();
+      for (const signature::SlotStats& slot : phase.slots) {
+        mine.slot_cpu_ns.push_back(slot.cpu_ns.mean());
+        mine.bytes_range.emplace_back(slot.bytes.min(), slot.bytes.max());
+        mine.rbytes_range.emplace_back(slot.rbytes.min(), slot.rbytes.max());
       }
-      out.notes.push_back(
-          fmt::format("n = {}: logical phase {} is relevant on {} of {} ranks "
-                      "only (first: rank {}); not modelled",
-                      out.n, k, with.size(), ranks.size(), with.front()));
-      continue;
+      mine.first_event = phase.first_event;
+      mine.total_ns = phase.total_ns;
+      mine.share = phase.share_of(rank.run_ns);
     }
-    LogicalPhase phase;
-    phase.position = static_cast<std::int32_t>(k);
-    for (auto& rank : ranks) phase.ranks.push_back(std::move(rank[k]));
-    out.phases.push_back(std::move(phase));
   }
   return out;
 }

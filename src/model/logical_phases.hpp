@@ -1,12 +1,9 @@
 #pragma once
-// The phases of one run as the model relates them: on each rank, phases with the same events
-// are one logical phase whatever their compute (the first iteration of a loop is often split
-// off by its warm-up cost), so weights count every repetition of the loop. Ranks' phases are
-// then related by logical position (the k-th of each rank, in order of first appearance); a
-// position is kept only when every rank has a phase there. Positions are only comparable
-// between ranks when every rank's phases are in the signature, relevant or not: the model
-// reads signatures made with threshold 0 and applies the relevance threshold to the
-// logical phase as a whole (LogicalPhase::relevance).
+// The phases of one run as the model sees them: the signature's run phases (the same phase
+// on every rank, related by content: signature/phase_relation.hpp), each with every rank's
+// part of it. A rank without the phase has no events and weight 0 there. The model reads
+// signatures made with threshold 0, so that every phase of every rank is there, and applies the
+// relevance threshold to the phase as a whole (LogicalPhase::relevance).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,31 +14,44 @@
 namespace p3s::model {
 
 struct LogicalRankPhase {
-  std::vector<signature::EventToken> events;
-  std::int64_t weight = 0;
-  double cpu_ns = 0;                // mean compute of one repetition
-  double instructions = 0;          // the same in instructions; 0 without counters
-  std::vector<double> slot_cpu_ns;  // mean compute before each event
-  std::size_t first_event = 0;      // where its first repetition starts in the rank's trace
-  double share = 0;                 // of the rank's run time
+  std::vector<signature::EventToken> events;  // one repetition; sizes are means
+  std::int64_t weight = 0;                    // 0: the rank does not take part
+  double cpu_ns = 0;                          // mean compute of one repetition
+  double instructions = 0;                    // the same in instructions; 0 without counters
+  std::vector<double> slot_cpu_ns;            // mean compute before each event
+  // Sizes' range over the repetitions, per event: [min, max] sent and received.
+  std::vector<std::pair<double, double>> bytes_range;
+  std::vector<std::pair<double, double>> rbytes_range;
+  std::size_t first_event = 0;  // where its first repetition starts in the rank's trace
+  std::int64_t total_ns = 0;    // time of all its repetitions on the rank
+  double share = 0;             // of the rank's run time
+  bool present() const { return weight > 0; }
 };
 
 struct LogicalPhase {
-  std::int32_t position = 0;            // k-th phase of every rank
+  std::int32_t id = 0;                  // the signature's run phase
   std::vector<LogicalRankPhase> ranks;  // one per rank
   // Largest share of a rank's run it takes: the phase is relevant when that reaches the
   // threshold on some rank, even if on other ranks it takes almost nothing (the first rank of
   // a wavefront sends and is done).
   double relevance() const;
+  // The weight most ranks that take part repeat it; 0 when none does.
+  std::int64_t common_weight() const;
+  // The rank with the most events in it (an inner rank of a grid): the phase's fullest form.
+  std::size_t fullest_rank() const;
 };
 
 struct LogicalRun {
   std::int64_t n = 0;
+  std::string dir;
   std::optional<core::Workload> workload;  // as declared with p3s trace --workload
   bool instructions = false;               // every rank counted instructions
   std::string host;
-  std::vector<LogicalPhase> phases;  // present on every rank, in logical order
-  std::vector<std::string> notes;    // phases left out, in words
+  std::vector<std::int64_t> rank_run_ns;  // each rank's traced time
+  std::vector<LogicalPhase> phases;       // in logical order
+
+  // Share of the run's time (summed over ranks) that the given phases take.
+  double share_of(const std::vector<std::size_t>& phase_indexes) const;
 };
 
 LogicalRun logical_phases(const signature::Signature& sig);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 
@@ -208,9 +209,13 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
       as_is.push_back({samples[i].n, samples[i].slot, v});
       less_modulus.push_back({samples[i].n, samples[i].slot, m > 0 && v > 0 ? v - m : v});
     }
+    // Of two formulas as simple, the nearer neighbour: a periodic dimension of extent 3 in
+    // every training run cannot tell -1 from +2, and codes step to their neighbours.
     std::optional<IntegerFormula> f = fit_integer_formula(as_is, bases);
     if (std::optional<IntegerFormula> g = fit_integer_formula(less_modulus, bases);
-        g && (!f || g->terms.size() < f->terms.size())) {
+        g && (!f || g->terms.size() < f->terms.size() ||
+              (g->terms.size() == f->terms.size() &&
+               std::llabs(g->constant) < std::llabs(f->constant)))) {
       f = g;
     }
     // It must also be defined at the runs that gave no value (a slot nobody used there).

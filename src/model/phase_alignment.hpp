@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "signature/event_token.hpp"
@@ -18,6 +19,9 @@ namespace p3s::model {
 struct PhaseRun {
   std::int64_t n = 0;
   std::vector<std::vector<signature::EventToken>> ranks;
+  // Per rank and event: the sizes' [min, max] over the repetitions (the tokens hold the means).
+  std::vector<std::vector<std::pair<double, double>>> bytes_range;
+  std::vector<std::vector<std::pair<double, double>>> rbytes_range;
 };
 
 enum class AlignmentMethod : std::uint8_t {

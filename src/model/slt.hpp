@@ -16,7 +16,7 @@
 
 namespace p3s::model {
 
-inline constexpr std::string_view kSltFormat = "p3s-slt 1";
+inline constexpr std::string_view kSltFormat = "p3s-slt 2";
 
 // One communication (or collective, or completion) of a phase: a slot every rank has, absent
 // on the ranks whose peer rule says kNoPeer (border ranks: null communications).
@@ -29,6 +29,10 @@ struct SlotModel {
   bool rooted = false;
   std::optional<ScalingFit> bytes;   // send side / contribution, bytes per rank in n
   std::optional<ScalingFit> rbytes;  // receive side
+  // Data-dependent sizes: the largest half-range over the ranks and repetitions of a training
+  // run, relative to the mean the fit is of (0 when every message had the same size).
+  double bytes_spread = 0;
+  double rbytes_spread = 0;
 };
 
 // The order each rank performs its slots in: variants[r mod modulus] lists slot indices; a
@@ -59,9 +63,12 @@ struct CarriedPattern {
 };
 
 struct PhaseModel {
-  std::int32_t index = 0;
+  std::int32_t index = 0;  // place among the application's phases, in logical order
   std::string name;
+  std::string calls;                 // the calls of one repetition, in words
   std::vector<std::int64_t> runs_n;  // the training runs this phase appeared in
+  std::vector<double> shares;        // parallel to runs_n: its share of that run's time
+  std::vector<std::string> pairing;  // parallel to runs_n: why it is this phase in that run
   ScalingFit weight;
   bool pattern_modelled = false;
   std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
@@ -118,13 +125,33 @@ struct MachineCompute {
   bool operator==(const MachineCompute&) const = default;
 };
 
+// How much of one training run the SLT explains: the share of the run's time (summed over its
+// ranks) in phases whose pattern is modelled exactly, and what the rest is.
+struct RunCoverage {
+  std::int64_t n = 0;
+  std::string run;      // the run directory
+  double modelled = 0;  // share in exactly modelled phases
+  struct Missing {
+    std::string phase;  // "phase 3 (irecv, send, wait)" or a run phase's calls
+    double share = 0;
+    std::string why;  // not modelled, not relevant, only in this run...
+    bool operator==(const Missing&) const = default;
+  };
+  std::vector<Missing> missing;  // largest share first
+  bool operator==(const RunCoverage&) const = default;
+};
+
 struct Slt {
   std::string application;         // the traced command
   std::vector<std::int64_t> runs;  // training process counts
   std::optional<std::int64_t> holdout_n;
   std::vector<PhaseModel> phases;
-  std::vector<std::string> notes;  // phases seen in only some runs, etc.
+  std::vector<std::string> notes;     // phases seen in only some runs, etc.
+  std::vector<RunCoverage> coverage;  // per training run, in the order of `runs`
   MachineCompute compute;
+
+  // The smallest modelled share over the training runs (1 with no runs).
+  double least_coverage() const;
 };
 
 }  // namespace p3s::model

@@ -1,13 +1,17 @@
 #include "model/slt_builder.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <map>
+#include <cmath>
+#include <set>
+#include <span>
 #include <stdexcept>
 
 #include "model/phase_alignment.hpp"
 #include "model/phase_compute_model.hpp"
+#include "model/phase_matching.hpp"
 #include "model/scaling_model_search.hpp"
 
 namespace p3s::model {
@@ -64,32 +68,74 @@ ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displac
   return fit_scaling_model(points, options);
 }
 
-// Bytes of one side of a slot per run; ranks of one run must agree.
-std::optional<ScalingFit> fit_bytes(const Alignment& alignment, bool growing, std::size_t slot,
-                                    bool receive_side, std::vector<std::string>& failures) {
+// The ranks of a run send one size in a slot when their means lie within this factor (after
+// adding kSizeSlack to both): data noise (atoms that leave a subdomain, keys that fall in a
+// bucket) differs from rank to rank by that much over a few repetitions; a different message
+// (a face of another size) by more.
+constexpr double kSizeFactor = 4.0;
+constexpr double kSizeSlack = 4096;
+
+// The position of slot `slot` in rank r's events of `run`, if the rank has it.
+std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std::size_t slot) {
+  const std::vector<std::int32_t>& order = run.order[rank];
+  const auto it = std::find(order.begin(), order.end(), static_cast<std::int32_t>(slot));
+  if (it == order.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - order.begin());
+}
+
+// Bytes of one side of a slot per run: the mean over the ranks and repetitions that make the
+// call. Data-dependent sizes are modelled by that mean and their spread recorded: the ranks'
+// own means must agree within kSizeFactor (beyond it they send different messages, which the
+// slot does not express), while over its repetitions a rank's sizes may range wider (an
+// initial lattice's ghost counts are not a liquid's). A rooted collective's root may receive
+// (gather) or send (scatter) for all: its side is the largest, and the other ranks ignore it.
+std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
+                                    std::span<const PhaseRun> phase_runs, bool growing,
+                                    std::size_t slot, bool receive_side, double& spread,
+                                    std::vector<std::string>& failures) {
   std::vector<ScalingPoint> points;
   bool any = false;
-  for (const AlignedRun& run : alignment.runs) {
-    std::optional<std::int64_t> value;
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    const PhaseRun& source = phase_runs[i];
+    double low = 0, high = 0, sum = 0, widest = 0;
+    std::size_t count = 0;
+    bool rooted = false;
+    std::size_t low_rank = 0, high_rank = 0;
     for (std::size_t s = 0; s < run.slot_events.size(); ++s) {
       if (!growing && s != slot) continue;
       for (std::size_t r = 0; r < run.slot_events[s].size(); ++r) {
         const auto& e = run.slot_events[s][r];
         if (!e) continue;
-        const std::int64_t bytes = receive_side ? e->rbytes : e->bytes;
-        if (value && *value != bytes) {
-          failures.push_back(
-              fmt::format("slot {}: ranks of n = {} disagree on {} bytes ({} and "
-                          "{} on rank {})",
-                          slot, run.n, receive_side ? "received" : "sent", *value, bytes, r));
-          return std::nullopt;
+        rooted = e->root != core::kNone;
+        const double mean = static_cast<double>(receive_side ? e->rbytes : e->bytes);
+        if (const auto at = event_of(run, r, s); at && mean > 0) {
+          const auto& ranges = receive_side ? source.rbytes_range : source.bytes_range;
+          if (r < ranges.size() && *at < ranges[r].size()) {
+            widest = std::max(widest, (ranges[r][*at].second - ranges[r][*at].first) / (2 * mean));
+          }
         }
-        value = bytes;
+        if (count == 0 || mean < low) low = mean, low_rank = r;
+        if (count == 0 || mean > high) high = mean, high_rank = r;
+        sum += mean;
+        ++count;
       }
     }
-    if (!value) continue;
-    any = any || *value != 0;
-    points.push_back({static_cast<double>(run.n), static_cast<double>(*value)});
+    if (count == 0) continue;
+    double value = sum / static_cast<double>(count);
+    if (rooted) {
+      value = high;
+    } else if (high + kSizeSlack > kSizeFactor * (low + kSizeSlack)) {
+      failures.push_back(fmt::format(
+          "slot {}: ranks at n = {} {} different sizes, {} (rank {}) to {} (rank {}), beyond a "
+          "data spread",
+          slot, run.n, receive_side ? "receive" : "send", low, low_rank, high, high_rank));
+      return std::nullopt;
+    } else if (value > 0) {
+      spread = std::max({spread, widest, (high - low) / (2 * value)});
+    }
+    any = any || value != 0;
+    points.push_back({static_cast<double>(run.n), std::round(value)});
   }
   if (!any || points.empty()) return std::nullopt;
   return fit_points(points, false);
@@ -132,8 +178,8 @@ std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slo
 }
 
 // The communication pattern of one phase under one alignment; failures says why not.
-bool model_pattern(const Alignment& alignment, PhaseModel& phase,
-                   std::vector<std::string>& failures) {
+bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
+                   PhaseModel& phase, std::vector<std::string>& failures) {
   const std::size_t first_count = alignment.runs.front().slot_events.size();
   bool growing = false;
   for (const AlignedRun& run : alignment.runs) growing |= run.slot_events.size() != first_count;
@@ -174,8 +220,8 @@ bool model_pattern(const Alignment& alignment, PhaseModel& phase,
                       s, core::op_name(slot.op)));
       return false;
     }
-    slot.bytes = fit_bytes(alignment, growing, s, false, failures);
-    slot.rbytes = fit_bytes(alignment, growing, s, true, failures);
+    slot.bytes = fit_bytes(alignment, phase_runs, growing, s, false, slot.bytes_spread, failures);
+    slot.rbytes = fit_bytes(alignment, phase_runs, growing, s, true, slot.rbytes_spread, failures);
     if (!failures.empty()) return false;
     slots.push_back(slot);
   }
@@ -239,7 +285,7 @@ bool model_pattern(const Alignment& alignment, PhaseModel& phase,
   return true;
 }
 
-CarriedPattern carry_largest(const std::vector<PhaseRun>& runs) {
+CarriedPattern carry_largest(std::span<const PhaseRun> runs) {
   const auto largest = std::max_element(
       runs.begin(), runs.end(), [](const PhaseRun& a, const PhaseRun& b) { return a.n < b.n; });
   CarriedPattern carried;
@@ -254,31 +300,78 @@ CarriedPattern carry_largest(const std::vector<PhaseRun>& runs) {
   return carried;
 }
 
-std::int64_t common_weight(const LogicalPhase& phase) {
-  std::map<std::int64_t, int> counts;
-  for (const LogicalRankPhase& r : phase.ranks) ++counts[r.weight];
-  return std::max_element(counts.begin(), counts.end(),
-                          [](const auto& a, const auto& b) { return a.second < b.second; })
-      ->first;
+// "irecv x4, isend x4, waitall, allreduce", "(irecv, send, wait) x12": the calls of one
+// repetition, repeated groups of up to four calls counted.
+std::string calls_text(const std::vector<EventToken>& events) {
+  constexpr std::size_t kLongestGroup = 4;
+  auto same = [&](std::size_t a, std::size_t b, std::size_t length) {
+    for (std::size_t k = 0; k < length; ++k) {
+      if (events[a + k].op != events[b + k].op) return false;
+    }
+    return true;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < events.size();) {
+    std::size_t best_length = 1, best_repeats = 1;
+    for (std::size_t length = 1; length <= kLongestGroup; ++length) {
+      std::size_t repeats = 1;
+      while (i + (repeats + 1) * length <= events.size() && same(i, i + repeats * length, length)) {
+        ++repeats;
+      }
+      if (repeats >= 2 && repeats * length > best_repeats * best_length) {
+        best_length = length;
+        best_repeats = repeats;
+      }
+    }
+    std::string group;
+    for (std::size_t k = 0; k < best_length; ++k) {
+      group += fmt::format("{}{}", k > 0 ? ", " : "", core::op_name(events[i + k].op));
+    }
+    if (best_length > 1) group = "(" + group + ")";
+    if (best_repeats > 1) group += fmt::format(" x{}", best_repeats);
+    out += (out.empty() ? "" : ", ") + group;
+    i += best_length * best_repeats;
+  }
+  return out.empty() ? "no calls" : out;
 }
 
-// `largest_order` gets the slots each rank of the largest run (the last) performs, in its
-// order, under the alignment that modelled the pattern.
-PhaseModel model_phase(const std::vector<const LogicalRun*>& runs, std::size_t k,
+// One phase in the runs it appears in, in increasing n.
+struct FamilyRun {
+  const LogicalRun* run = nullptr;
+  const LogicalPhase* phase = nullptr;
+  std::string pairing;
+};
+
+PhaseRun phase_run(const FamilyRun& f) {
+  PhaseRun pr;
+  pr.n = f.run->n;
+  for (const LogicalRankPhase& r : f.phase->ranks) {
+    pr.ranks.push_back(r.events);
+    pr.bytes_range.push_back(r.bytes_range);
+    pr.rbytes_range.push_back(r.rbytes_range);
+  }
+  return pr;
+}
+
+// `largest_order` gets the slots each rank of the largest run performs, in its order, under
+// the alignment that modelled the pattern.
+PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
                        std::vector<std::vector<std::int32_t>>& largest_order) {
   PhaseModel phase;
-  phase.index = static_cast<std::int32_t>(k);
-  phase.name = fmt::format("phase {}", k);
+  phase.index = index;
+  phase.name = fmt::format("phase {}", index);
+  const LogicalPhase& largest = *runs.back().phase;
+  phase.calls = calls_text(largest.ranks[largest.fullest_rank()].events);
   std::vector<PhaseRun> phase_runs;
   std::vector<ScalingPoint> weights;
-  for (const LogicalRun* run : runs) {
-    const LogicalPhase& lp = run->phases[k];
-    PhaseRun pr;
-    pr.n = run->n;
-    for (const LogicalRankPhase& r : lp.ranks) pr.ranks.push_back(r.events);
-    phase.runs_n.push_back(run->n);
-    weights.push_back({static_cast<double>(run->n), static_cast<double>(common_weight(lp))});
-    phase_runs.push_back(std::move(pr));
+  for (const FamilyRun& f : runs) {
+    phase.runs_n.push_back(f.run->n);
+    std::vector<std::size_t> one{static_cast<std::size_t>(f.phase->id)};
+    phase.shares.push_back(f.run->share_of(one));
+    phase.pairing.push_back(f.pairing);
+    weights.push_back(
+        {static_cast<double>(f.run->n), static_cast<double>(f.phase->common_weight())});
+    phase_runs.push_back(phase_run(f));
   }
   phase.weight = fit_points(weights, true);
 
@@ -290,7 +383,7 @@ PhaseModel model_phase(const std::vector<const LogicalRun*>& runs, std::size_t k
       failures.push_back(alignment.failure);
     } else {
       PhaseModel attempt = phase;
-      if (model_pattern(alignment, attempt, failures)) {
+      if (model_pattern(alignment, phase_runs, attempt, failures)) {
         attempt.pattern_modelled = true;
         attempt.alignment = alignment_method_name(method);
         phase = std::move(attempt);
@@ -372,72 +465,156 @@ std::optional<core::Workload> common_workload(const std::vector<const LogicalRun
   return workload;
 }
 
+// Why a family of phases is not in the SLT, or not modelled exactly: for coverage.
+struct FamilyStatus {
+  std::optional<std::size_t> slt_phase;  // index in slt.phases
+  std::string why;                       // empty when modelled exactly
+};
+
+// Missing entries smaller than this share of a run are summed into one line.
+constexpr double kListedShare = 0.005;
+
+std::vector<RunCoverage> coverage_of(const std::vector<const LogicalRun*>& runs,
+                                     const std::vector<PhaseFamily>& families,
+                                     const std::vector<FamilyStatus>& status, const Slt& slt) {
+  std::vector<RunCoverage> out;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const LogicalRun& run = *runs[i];
+    RunCoverage c;
+    c.n = run.n;
+    c.run = run.dir;
+    std::vector<std::size_t> modelled;
+    double small = 0;
+    std::size_t small_count = 0;
+    for (std::size_t f = 0; f < families.size(); ++f) {
+      const auto& member = families[f].members[i];
+      if (!member) continue;
+      if (status[f].why.empty()) {
+        modelled.push_back(member->phase);
+        continue;
+      }
+      const double share = run.share_of({member->phase});
+      if (share < kListedShare) {
+        small += share;
+        ++small_count;
+        continue;
+      }
+      const LogicalPhase& p = run.phases[member->phase];
+      const std::string name = status[f].slt_phase
+                                   ? fmt::format("{} ({})", slt.phases[*status[f].slt_phase].name,
+                                                 slt.phases[*status[f].slt_phase].calls)
+                                   : fmt::format("run phase {} ({})", p.id,
+                                                 calls_text(p.ranks[p.fullest_rank()].events));
+      c.missing.push_back({name, share, status[f].why});
+    }
+    std::sort(c.missing.begin(), c.missing.end(),
+              [](const auto& a, const auto& b) { return a.share > b.share; });
+    if (small_count > 0) {
+      c.missing.push_back(
+          {fmt::format("{} phases of less than {:.1f} % each", small_count, 100 * kListedShare),
+           small, "too small to list"});
+    }
+    c.modelled = run.share_of(modelled);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
-Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable,
-              double threshold) {
+double Slt::least_coverage() const {
+  double least = 1;
+  for (const RunCoverage& c : coverage) least = std::min(least, c.modelled);
+  return least;
+}
+
+BuiltSlt build_slt(const SltInputs& inputs) {
   std::vector<const LogicalRun*> sorted;
-  for (const LogicalRun& run : runs) sorted.push_back(&run);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const LogicalRun* a, const LogicalRun* b) { return a->n < b->n; });
+  for (const LogicalRun& run : inputs.runs) sorted.push_back(&run);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const LogicalRun* a, const LogicalRun* b) { return a->n < b->n; });
   if (sorted.size() < 2 || sorted.front()->n == sorted.back()->n) {
     throw std::invalid_argument("p3s model needs runs at two process counts at least");
   }
-  Slt slt;
-  std::size_t common = sorted.front()->phases.size();
-  for (const LogicalRun* run : sorted) {
-    slt.runs.push_back(run->n);
-    common = std::min(common, run->phases.size());
-    for (const std::string& note : run->notes) slt.notes.push_back(note);
-  }
-  for (const LogicalRun* run : sorted) {
-    for (std::size_t k = common; k < run->phases.size(); ++k) {
-      slt.notes.push_back(
-          fmt::format("n = {}: logical phase {} has no counterpart in "
-                      "every run; not modelled",
-                      run->n, k));
-    }
-  }
-  slt.compute.workload = common_workload(sorted, measurable);
+  std::vector<const LogicalRun*> extra;
+  for (const LogicalRun& run : inputs.measurable) extra.push_back(&run);
+  if (inputs.holdout) extra.push_back(&*inputs.holdout);
+  const std::vector<PhaseFamily> families = match_phases(sorted, extra);
+
+  BuiltSlt built;
+  Slt& slt = built.slt;
+  for (const LogicalRun* run : sorted) slt.runs.push_back(run->n);
+  slt.compute.workload = common_workload(sorted, inputs.measurable);
   slt.compute.machine = sorted.back()->host;
   const bool counters = std::all_of(sorted.begin(), sorted.end(),
                                     [](const LogicalRun* r) { return r->instructions; });
   slt.compute.metric = counters ? "instructions" : "cpu_time";
-  for (std::size_t k = 0; k < common; ++k) {
-    const bool relevant = std::any_of(sorted.begin(), sorted.end(), [&](const LogicalRun* run) {
-      return run->phases[k].relevance() >= threshold;
-    });
-    if (!relevant) {
+
+  std::vector<FamilyStatus> status(families.size());
+  for (std::size_t f = 0; f < families.size(); ++f) {
+    const PhaseFamily& family = families[f];
+    if (family.relevance < inputs.threshold) {
+      status[f].why =
+          fmt::format("below the relevance threshold ({:.3g} %)", 100 * inputs.threshold);
+      continue;
+    }
+    std::vector<FamilyRun> present;
+    std::set<std::int64_t> counts;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      if (!family.members[i]) continue;
+      present.push_back(
+          {sorted[i], &sorted[i]->phases[family.members[i]->phase], family.members[i]->reason});
+      counts.insert(sorted[i]->n);
+    }
+    if (counts.size() < 2) {
+      status[f].why = fmt::format("appears only at n = {}: nothing to learn its scaling from",
+                                  fmt::join(counts, ", "));
       slt.notes.push_back(fmt::format(
-          "logical phase {} takes less than {:.3g} % of every rank's run in every run; not "
-          "modelled",
-          k, 100 * threshold));
+          "a phase with {:.1f} % of some run ({}) appears only at n = {}; not modelled",
+          100 * family.relevance,
+          calls_text(present.back().phase->ranks[present.back().phase->fullest_rank()].events),
+          fmt::join(counts, ", ")));
       continue;
     }
     std::vector<std::vector<std::int32_t>> largest_order;
-    slt.phases.push_back(model_phase(sorted, k, largest_order));
+    const auto index = static_cast<std::int32_t>(slt.phases.size());
+    slt.phases.push_back(model_phase(present, index, largest_order));
+    status[f].slt_phase = slt.phases.size() - 1;
+    if (!slt.phases.back().pattern_modelled) {
+      status[f].why = "pattern not modelled: " + slt.phases.back().failures.front();
+    }
     std::vector<PhaseComputeRun> training;
-    for (const LogicalRun* run : sorted) training.push_back(compute_run(*run, run->phases[k]));
+    for (const FamilyRun& fr : present) training.push_back(compute_run(*fr.run, *fr.phase));
     std::vector<PhaseComputeRun> points;
     std::vector<std::string> missing;
-    for (const LogicalRun& run : measurable) {
-      if (k < run.phases.size()) {
-        points.push_back(compute_run(run, run.phases[k]));
+    for (std::size_t m = 0; m < inputs.measurable.size(); ++m) {
+      const LogicalRun& run = inputs.measurable[m];
+      if (family.extra[m]) {
+        points.push_back(compute_run(run, run.phases[family.extra[m]->phase]));
       } else {
         missing.push_back(
-            fmt::format("measurable run at n = {} has no logical phase {}; "
-                        "not used for it",
-                        run.n, k));
+            fmt::format("measurable run at n = {} has no counterpart of {}; not used for it", run.n,
+                        slt.phases.back().name));
       }
     }
     std::optional<double> size;
     if (slt.compute.workload) size = slt.compute.workload->size;
     PhaseCompute compute = model_phase_compute(training, points, slt.phases.back().weight, size);
     compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
-    compute.slot_shares = slot_shares(slt.phases.back(), sorted.back()->phases[k], largest_order);
+    compute.slot_shares = slot_shares(slt.phases.back(), *present.back().phase, largest_order);
     slt.compute.phases.push_back(std::move(compute));
+    if (inputs.holdout) {
+      const auto& member = family.extra.back();
+      built.holdout_phase.push_back(member ? std::optional(member->phase) : std::nullopt);
+    }
   }
-  return slt;
+  slt.coverage = coverage_of(sorted, families, status, slt);
+  return built;
+}
+
+Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable,
+              double threshold) {
+  return build_slt(SltInputs{runs, measurable, std::nullopt, threshold}).slt;
 }
 
 }  // namespace p3s::model

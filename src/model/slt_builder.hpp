@@ -1,8 +1,9 @@
 #pragma once
-// `p3s model`'s work: relate the logical phases of runs at different n by position (the k-th
-// phase at n = 16 is the k-th at n = 36), then model each phase's communication pattern,
-// message volumes and weight as functions of n (001 sec. 3, 002 sec. 4), and apart from those
-// the machine's compute model (model_phase_compute).
+// `p3s model`'s work: relate the phases of runs at different n by what they are
+// (phase_matching.hpp), then model each phase's communication pattern, message volumes and
+// weight as functions of n (001 sec. 3, 002 sec. 4), and apart from those the machine's compute
+// model (model_phase_compute); and say how much of every training run the result explains.
+#include <optional>
 #include <vector>
 
 #include "model/logical_phases.hpp"
@@ -10,10 +11,26 @@
 
 namespace p3s::model {
 
-// `runs` must hold at least two distinct n and share one workload; `measurable` runs, made
-// with smaller workloads of the same label, only add measurable points to the compute model.
-// Logical phases below `threshold` (LogicalPhase::relevance) in every run are left out, with a
-// note. Throws std::invalid_argument otherwise.
+struct SltInputs {
+  std::vector<LogicalRun> runs;
+  // Runs made with smaller workloads of the same label: only measurable points for the
+  // compute model.
+  std::vector<LogicalRun> measurable;
+  // A run left out of the fit, related to the model's phases for the hold-out check.
+  std::optional<LogicalRun> holdout;
+  // Phases below this (LogicalPhase::relevance) in every run are left out, with a note.
+  double threshold = 0.01;
+};
+
+struct BuiltSlt {
+  Slt slt;
+  // Per SLT phase, its counterpart among the hold-out run's phases, when there is one.
+  std::vector<std::optional<std::size_t>> holdout_phase;
+};
+
+// `runs` must hold at least two distinct n and share one workload. Throws
+// std::invalid_argument otherwise.
+BuiltSlt build_slt(const SltInputs& inputs);
 Slt build_slt(const std::vector<LogicalRun>& runs, const std::vector<LogicalRun>& measurable = {},
               double threshold = 0.01);
 

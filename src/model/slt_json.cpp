@@ -60,7 +60,10 @@ ordered_json phase_json(const PhaseModel& p) {
   ordered_json out;
   out["index"] = p.index;
   out["name"] = p.name;
+  out["calls"] = p.calls;
   out["runs"] = p.runs_n;
+  out["shares"] = p.shares;
+  out["pairing"] = p.pairing;
   out["weight"] = fit_json(p.weight);
   out["pattern_modelled"] = p.pattern_modelled;
   out["alignment"] = p.alignment;
@@ -77,6 +80,8 @@ ordered_json phase_json(const PhaseModel& p) {
     slot["rooted"] = s.rooted;
     slot["bytes"] = optional_fit(s.bytes);
     slot["rbytes"] = optional_fit(s.rbytes);
+    slot["bytes_spread"] = s.bytes_spread;
+    slot["rbytes_spread"] = s.rbytes_spread;
     slots.push_back(slot);
   }
   out["slots"] = slots;
@@ -104,7 +109,12 @@ PhaseModel phase_from(const json& j) {
   PhaseModel p;
   p.index = j.at("index").get<std::int32_t>();
   p.name = j.at("name").get<std::string>();
+  p.calls = j.at("calls").get<std::string>();
   p.runs_n = j.at("runs").get<std::vector<std::int64_t>>();
+  p.shares = j.at("shares").get<std::vector<double>>();
+  p.pairing = j.at("pairing").get<std::vector<std::string>>();
+  if (p.shares.size() != p.runs_n.size() || p.pairing.size() != p.runs_n.size())
+    throw std::invalid_argument("phase shares and pairing: one per run");
   p.weight = j.at("weight").get<ScalingFit>();
   p.pattern_modelled = j.at("pattern_modelled").get<bool>();
   p.alignment = j.at("alignment").get<std::string>();
@@ -120,6 +130,10 @@ PhaseModel phase_from(const json& j) {
     slot.rooted = s.at("rooted").get<bool>();
     slot.bytes = optional_fit_from(s.at("bytes"));
     slot.rbytes = optional_fit_from(s.at("rbytes"));
+    slot.bytes_spread = s.at("bytes_spread").get<double>();
+    slot.rbytes_spread = s.at("rbytes_spread").get<double>();
+    if (!(slot.bytes_spread >= 0) || !(slot.rbytes_spread >= 0))
+      throw std::invalid_argument("a size spread must be a non-negative number");
     p.slots.push_back(slot);
   }
   p.dst_rules = rules_from(j.at("dst"));
@@ -239,6 +253,28 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
   return c;
 }
 
+ordered_json coverage_json(const RunCoverage& c) {
+  ordered_json missing = ordered_json::array();
+  for (const RunCoverage::Missing& m : c.missing) {
+    missing.push_back({{"phase", m.phase}, {"share", m.share}, {"why", m.why}});
+  }
+  return {{"n", c.n}, {"run", c.run}, {"modelled", c.modelled}, {"missing", missing}};
+}
+
+RunCoverage coverage_from(const json& j) {
+  RunCoverage c;
+  c.n = j.at("n").get<std::int64_t>();
+  c.run = j.at("run").get<std::string>();
+  c.modelled = j.at("modelled").get<double>();
+  if (!(c.modelled >= 0 && c.modelled <= 1.000001))
+    throw std::invalid_argument("coverage 'modelled' must be a share in [0, 1]");
+  for (const json& m : j.at("missing")) {
+    c.missing.push_back({m.at("phase").get<std::string>(), m.at("share").get<double>(),
+                         m.at("why").get<std::string>()});
+  }
+  return c;
+}
+
 }  // namespace
 
 ordered_json slt_to_json(const Slt& slt) {
@@ -248,6 +284,9 @@ ordered_json slt_to_json(const Slt& slt) {
   out["runs"] = slt.runs;
   out["holdout"] = slt.holdout_n ? ordered_json(*slt.holdout_n) : ordered_json(nullptr);
   out["notes"] = slt.notes;
+  ordered_json coverage = ordered_json::array();
+  for (const RunCoverage& c : slt.coverage) coverage.push_back(coverage_json(c));
+  out["coverage"] = coverage;
   ordered_json phases = ordered_json::array();
   for (const PhaseModel& p : slt.phases) phases.push_back(phase_json(p));
   out["phases"] = phases;
@@ -266,6 +305,9 @@ Slt slt_from_json(const json& j, const std::string& name) {
     slt.runs = j.at("runs").get<std::vector<std::int64_t>>();
     if (!j.at("holdout").is_null()) slt.holdout_n = j.at("holdout").get<std::int64_t>();
     slt.notes = j.at("notes").get<std::vector<std::string>>();
+    for (const json& c : j.at("coverage")) slt.coverage.push_back(coverage_from(c));
+    if (slt.coverage.size() != slt.runs.size())
+      throw std::invalid_argument("coverage: one entry per training run");
     for (const json& p : j.at("phases")) slt.phases.push_back(phase_from(p));
     slt.compute = compute_from(j.at("compute"), slt.phases.size());
     return slt;

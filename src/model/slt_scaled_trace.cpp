@@ -45,62 +45,75 @@ SltScaledTrace::SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOpti
   if (nprocs < 1) throw std::domain_error("the process count must be at least 1");
   for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     const PhaseModel& phase = slt.phases[k];
-    InstantiatedPhase inst;
-    inst.model = &phase;
-    if (k < slt.compute.phases.size()) {
-      const PhaseCompute& compute = slt.compute.phases[k];
-      for (const InstructionGroup& g : compute.groups) {
-        inst.groups.push_back(
-            {group_ranks(g.first, g.end, nprocs).second, std::max(0.0, g.per_rank_ns.at(nprocs))});
-      }
-      inst.slot_shares = compute.slot_shares;
+    try {
+      InstantiatedPhase inst = instantiate(slt, k, options);
+      phases_.push_back({phase.name, std::max(0.0, std::round(phase.weight.at(nprocs)))});
+      instantiated_.push_back(std::move(inst));
+    } catch (const std::domain_error& e) {
+      if (!options.omit_unavailable) throw;
+      omitted_.push_back({phase.name, e.what()});
     }
-    if (!phase.pattern_modelled) {
-      if (!options.carry_nearest || !phase.carried) {
-        throw std::domain_error(fmt::format(
-            "{}: its communication pattern is not modelled ({}); generate refuses N = {} "
-            "(--carry-nearest tiles the largest run's pattern instead)",
-            phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
-      }
-      if (nprocs % phase.carried->n != 0) {
-        throw std::domain_error(
-            fmt::format("{}: carrying the pattern of n = {} needs N a "
-                        "multiple of {}",
-                        phase.name, phase.carried->n, phase.carried->n));
-      }
-      warnings_.push_back(
-          fmt::format("{}: NOT MODELLED -- the pattern measured at n = {} is "
-                      "carried to N = {} by tiling; its peers are a guess",
-                      phase.name, phase.carried->n, nprocs));
-    } else {
-      try {
-        const std::int64_t count = slot_count(phase, nprocs);
-        for (std::int64_t s = 0; s < count; ++s) {
-          const SlotModel& model = phase.slots[phase.growing ? 0 : static_cast<std::size_t>(s)];
-          InstantiatedSlot slot;
-          slot.model = &model;
-          slot.dst = map_of(phase.dst_rules, model.sends, nprocs, s);
-          slot.src = map_of(phase.src_rules, model.receives, nprocs, s);
-          slot.root = map_of(phase.root_rules, model.rooted, nprocs, s);
-          slot.bytes = bytes_at(model.bytes, nprocs);
-          slot.rbytes = bytes_at(model.rbytes, nprocs);
-          inst.slots.push_back(std::move(slot));
-        }
-      } catch (const std::domain_error& e) {
-        throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
-      }
-      // Slots without a share of their own (a growing phase's) share the repetition equally.
-      if (!inst.slots.empty()) {
-        inst.slot_shares.resize(inst.slots.size(), 1.0 / static_cast<double>(inst.slots.size()));
-      }
-      if (phase.growing) {
-        inst.growing_order.resize(inst.slots.size());
-        std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
-      }
-    }
-    phases_.push_back({phase.name, std::max(0.0, std::round(phase.weight.at(nprocs)))});
-    instantiated_.push_back(std::move(inst));
   }
+}
+
+SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, std::size_t k,
+                                                              const InstantiateOptions& options) {
+  const int nprocs = nprocs_;
+  const PhaseModel& phase = slt.phases[k];
+  InstantiatedPhase inst;
+  inst.model = &phase;
+  if (k < slt.compute.phases.size()) {
+    const PhaseCompute& compute = slt.compute.phases[k];
+    for (const InstructionGroup& g : compute.groups) {
+      inst.groups.push_back(
+          {group_ranks(g.first, g.end, nprocs).second, std::max(0.0, g.per_rank_ns.at(nprocs))});
+    }
+    inst.slot_shares = compute.slot_shares;
+  }
+  if (!phase.pattern_modelled) {
+    if (!options.carry_nearest || !phase.carried) {
+      throw std::domain_error(fmt::format(
+          "{}: its communication pattern is not modelled ({}); generate refuses N = {} "
+          "(--carry-nearest tiles the largest run's pattern instead)",
+          phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
+    }
+    if (nprocs % phase.carried->n != 0) {
+      throw std::domain_error(
+          fmt::format("{}: carrying the pattern of n = {} needs N a "
+                      "multiple of {}",
+                      phase.name, phase.carried->n, phase.carried->n));
+    }
+    warnings_.push_back(
+        fmt::format("{}: NOT MODELLED -- the pattern measured at n = {} is "
+                    "carried to N = {} by tiling; its peers are a guess",
+                    phase.name, phase.carried->n, nprocs));
+    return inst;
+  }
+  try {
+    const std::int64_t count = slot_count(phase, nprocs);
+    for (std::int64_t s = 0; s < count; ++s) {
+      const SlotModel& model = phase.slots[phase.growing ? 0 : static_cast<std::size_t>(s)];
+      InstantiatedSlot slot;
+      slot.model = &model;
+      slot.dst = map_of(phase.dst_rules, model.sends, nprocs, s);
+      slot.src = map_of(phase.src_rules, model.receives, nprocs, s);
+      slot.root = map_of(phase.root_rules, model.rooted, nprocs, s);
+      slot.bytes = bytes_at(model.bytes, nprocs);
+      slot.rbytes = bytes_at(model.rbytes, nprocs);
+      inst.slots.push_back(std::move(slot));
+    }
+  } catch (const std::domain_error& e) {
+    throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
+  }
+  // Slots without a share of their own (a growing phase's) share the repetition equally.
+  if (!inst.slots.empty()) {
+    inst.slot_shares.resize(inst.slots.size(), 1.0 / static_cast<double>(inst.slots.size()));
+  }
+  if (phase.growing) {
+    inst.growing_order.resize(inst.slots.size());
+    std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
+  }
+  return inst;
 }
 
 void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>& out) const {

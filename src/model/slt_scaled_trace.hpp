@@ -15,13 +15,21 @@ struct InstantiateOptions {
   // Phases whose pattern is not modelled are refused unless this is set; then the largest
   // run's pattern is tiled over N in blocks of its size (N must be a multiple of it).
   bool carry_nearest = false;
+  // A phase that cannot be instantiated at N (not modelled and not carried, a rule undefined
+  // at N) is left out instead of refusing N; omitted() says which and why.
+  bool omit_unavailable = false;
+};
+
+struct OmittedPhase {
+  std::string name;
+  std::string reason;
 };
 
 class SltScaledTrace final : public core::ScaledTrace {
  public:
   // Throws std::domain_error when N is outside what the rules define (a square grid at a
   // non-square N) or a phase is not modelled and carrying was not asked for; the message
-  // names the phase.
+  // names the phase. Refers to `slt`, which must outlive it.
   SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOptions& options = {});
 
   int nprocs() const override { return nprocs_; }
@@ -34,6 +42,8 @@ class SltScaledTrace final : public core::ScaledTrace {
 
   // What was carried instead of modelled, in words (empty when everything is modelled).
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // The SLT's phases left out (InstantiateOptions::omit_unavailable), with why.
+  const std::vector<OmittedPhase>& omitted() const { return omitted_; }
 
  private:
   struct InstantiatedSlot {
@@ -59,11 +69,14 @@ class SltScaledTrace final : public core::ScaledTrace {
 
   void carried_events(const InstantiatedPhase& phase, int rank,
                       std::vector<core::Event>& out) const;
+  // Phase k at N; throws std::domain_error naming the phase when it cannot be.
+  InstantiatedPhase instantiate(const Slt& slt, std::size_t k, const InstantiateOptions& options);
 
   int nprocs_ = 0;
   std::vector<core::ScaledPhase> phases_;
   std::vector<InstantiatedPhase> instantiated_;
   std::vector<std::string> warnings_;
+  std::vector<OmittedPhase> omitted_;
 };
 
 }  // namespace p3s::model

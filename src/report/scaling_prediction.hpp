@@ -15,6 +15,10 @@ struct PredictedPoint {
   // What simulating it cost.
   std::int64_t events = 0;
   double sim_wall_seconds = 0;
+  // Share of the run's time the simulated phases stand for (in the traced run at this n, or
+  // in the largest training run), and the SLT's phases left out at this n, with why.
+  double covered = 1;
+  std::vector<std::string> omitted;
 };
 
 // A traced run: its AET (the longest traced time of any rank) on the machine it ran on.

@@ -2,36 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
-#include <limits>
 #include <span>
 #include <string_view>
 #include <unordered_map>
 
 #include "signature/comm_shapes.hpp"
+#include "signature/phase_extraction.hpp"
 #include "signature/sequence_hash.hpp"
 #include "signature/token_sequence.hpp"
 
 namespace p3s::signature {
 namespace {
 
-// Compute differences below these never split a phase. For CPU time: about what timer
-// resolution, page faults and cache refills add to one burst. For instructions: what a core
-// retires in about that time.
-constexpr double kCpuFloorNs = 20'000;
-constexpr double kInstructionFloor = 50'000;
-// Nor do differences below this share of the phase's repetition (wall time for CPU time,
-// instructions for instructions): they change the phase's time too little to matter for a
-// prediction, and on an oversubscribed node CPU time alone varies by that much.
-constexpr double kPhaseFloorShare = 0.05;
-
-// A variant of a phase (same events, other compute) with fewer repetitions than this share of
-// all repetitions of those events is taken for noise (a slow iteration, a page-fault storm)
-// and joins the variant closest in compute: it is too rare to be a phase of its own, and
-// splitting it off would only take weight from the real one.
-constexpr double kRareVariantShare = 0.05;
-
 constexpr std::string_view kInstructionCounter = "PAPI_TOT_INS";
+// Added to both sizes before comparing them (see PhaseOptions::size_tolerance).
+constexpr double kSizeSlack = 4096;
+
+bool sizes_close(const RunningStats& sizes, double bytes, double tolerance) {
+  if (sizes.count() == 0) return true;
+  const double low = std::min(sizes.min(), bytes) + kSizeSlack;
+  const double high = std::max(sizes.max(), bytes) + kSizeSlack;
+  return high <= (1 + tolerance) * low;
+}
 
 class RankAnalysis {
  public:
@@ -43,20 +35,17 @@ class RankAnalysis {
   }
 
   RankPhases run() {
-    const TokenSequence seq = tokenize(trace_, shapes_);
-    for (const Repeat& repeat : find_repeats(seq.ids, options_.repeats)) {
-      auto body = std::span(seq.ids).subspan(repeat.first, repeat.length);
+    seq_ = tokenize(trace_, shapes_);
+    for (const Segment& segment : extract_segments(seq_, trace_, options_.repeats)) {
+      auto body = std::span(seq_.ids).subspan(segment.first, segment.length);
       std::vector<std::size_t>& variants = by_body_[{body.begin(), body.end()}];
-      for (std::size_t k = 0; k < repeat.repeats; ++k) {
-        const std::size_t first = repeat.first + k * repeat.length;
-        const std::size_t index = phase_for(variants, seq, first, repeat.length);
+      for (std::size_t k = 0; k < segment.repeats; ++k) {
+        const std::size_t first = segment.first + k * segment.length;
+        const std::size_t index = phase_for(variants, first, segment.length);
         add_repetition(phases_[index], first);
         repetition_phase_.push_back(index);
       }
     }
-    absorbed_into_.resize(phases_.size());
-    for (std::size_t i = 0; i < phases_.size(); ++i) absorbed_into_[i] = i;
-    for (auto& [body, variants] : by_body_) absorb_rare_variants(variants);
     count_occurrences();
     return summarise();
   }
@@ -71,126 +60,88 @@ class RankAnalysis {
     return e.op == core::Op::Finalize ? e.t_start : e.t_end;
   }
 
-  std::int64_t begin_ns(std::size_t first) const { return first == 0 ? 0 : end_ns(first - 1); }
+  std::int64_t begin_ns(std::size_t event) const { return event == 0 ? 0 : end_ns(event - 1); }
 
   double instructions(std::size_t i) const {
     return static_cast<double>(
         std::max<std::int64_t>(0, trace_.events[i].counters[instruction_slot_]));
   }
 
-  // The compute the similarity test compares: instructions when counted, else CPU time.
-  double compute(std::size_t i) const {
-    return counts_instructions() ? instructions(i)
-                                 : static_cast<double>(trace_.events[i].burst_cpu);
-  }
-
-  double compute_mean(const SlotStats& slot) const {
-    return counts_instructions() ? slot.instructions.mean() : slot.cpu_ns.mean();
-  }
-
-  bool similar(const RankPhase& phase, std::size_t first) const {
-    const double floor =
-        counts_instructions()
-            ? std::max(kInstructionFloor, kPhaseFloorShare * phase.instructions.mean())
-            : std::max(kCpuFloorNs, kPhaseFloorShare * phase.time_ns.mean());
-    const double tolerance = 1.0 - options_.similarity;
+  // The repetition at unit `first` fits the phase when every call's sizes are close to the ones
+  // the phase has seen.
+  bool fits(const RankPhase& phase, std::size_t first) const {
     for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-      const double x = compute(first + s);
-      const double mean = compute_mean(phase.slots[s]);
-      const double diff = std::abs(x - mean);
-      if (diff > floor && diff > tolerance * std::max(x, mean)) return false;
+      const core::Event& e = trace_.events[seq_.units[first + s].key];
+      if (!sizes_close(phase.slots[s].bytes, static_cast<double>(e.bytes),
+                       options_.size_tolerance) ||
+          !sizes_close(phase.slots[s].rbytes, static_cast<double>(e.rbytes),
+                       options_.size_tolerance)) {
+        return false;
+      }
     }
     return true;
   }
 
-  // The phase among this body's variants whose compute the repetition at `first` matches,
-  // or a new one.
-  std::size_t phase_for(std::vector<std::size_t>& variants, const TokenSequence& seq,
-                        std::size_t first, std::size_t length) {
+  // The phase among this body's variants (same calls, other sizes) the repetition at `first`
+  // fits, or a new one.
+  std::size_t phase_for(std::vector<std::size_t>& variants, std::size_t first, std::size_t length) {
     for (std::size_t index : variants) {
-      if (similar(phases_[index], first)) return index;
+      if (fits(phases_[index], first)) return index;
     }
     RankPhase phase;
-    phase.first_event = first;
+    phase.first_event = seq_.units[first].first;
     phase.slots.resize(length);
-    for (std::size_t s = 0; s < length; ++s) phase.events.push_back(seq.tokens[seq.ids[first + s]]);
+    for (std::size_t s = 0; s < length; ++s)
+      phase.events.push_back(seq_.tokens[seq_.ids[first + s]]);
     phases_.push_back(std::move(phase));
     variants.push_back(phases_.size() - 1);
     return phases_.size() - 1;
   }
 
-  double compute_mean(const RankPhase& phase) const {
-    return counts_instructions() ? phase.instructions.mean() : phase.cpu_ns.mean();
-  }
-
-  void absorb_rare_variants(const std::vector<std::size_t>& variants) {
-    std::int64_t repetitions = 0;
-    for (std::size_t v : variants) repetitions += phases_[v].weight;
-    auto rare = [&](std::size_t v) {
-      return static_cast<double>(phases_[v].weight) <
-             kRareVariantShare * static_cast<double>(repetitions);
-    };
-    std::vector<std::size_t> common;
-    std::copy_if(variants.begin(), variants.end(), std::back_inserter(common),
-                 [&](std::size_t v) { return !rare(v); });
-    if (common.empty() || common.size() == variants.size()) return;
-    for (std::size_t v : variants) {
-      if (!rare(v)) continue;
-      const double compute = compute_mean(phases_[v]);
-      const std::size_t closest =
-          *std::min_element(common.begin(), common.end(), [&](std::size_t a, std::size_t b) {
-            return std::abs(compute_mean(phases_[a]) - compute) <
-                   std::abs(compute_mean(phases_[b]) - compute);
-          });
-      absorb(phases_[closest], phases_[v]);
-      absorbed_into_[v] = closest;
-    }
-  }
-
-  // A stretch is a run of consecutive repetitions of one phase, counted once variants have
-  // been absorbed (a slow first iteration does not start a second stretch of its loop).
+  // A stretch is a run of consecutive repetitions of one phase.
   void count_occurrences() {
-    std::size_t previous = std::numeric_limits<std::size_t>::max();
-    for (std::size_t index : repetition_phase_) {
-      const std::size_t phase = absorbed_into_[index];
+    std::size_t previous = static_cast<std::size_t>(-1);
+    for (std::size_t phase : repetition_phase_) {
       if (phase != previous) ++phases_[phase].occurrences;
       previous = phase;
     }
   }
 
-  // Moves every repetition of `from` into `into`; `from` is left with weight 0.
-  static void absorb(RankPhase& into, RankPhase& from) {
-    for (std::size_t s = 0; s < into.slots.size(); ++s) {
-      into.slots[s].cpu_ns.merge(from.slots[s].cpu_ns);
-      into.slots[s].instructions.merge(from.slots[s].instructions);
-      into.slots[s].burst_ns.merge(from.slots[s].burst_ns);
-      into.slots[s].call_ns.merge(from.slots[s].call_ns);
+  // One unit's compute: its folded polls' bursts and its own.
+  double unit_cpu(const TokenUnit& unit) const {
+    double cpu = 0;
+    for (std::size_t i = unit.first; i <= unit.key; ++i) {
+      cpu += static_cast<double>(trace_.events[i].burst_cpu);
     }
-    into.weight += from.weight;
-    into.first_event = std::min(into.first_event, from.first_event);
-    into.time_ns.merge(from.time_ns);
-    into.cpu_ns.merge(from.cpu_ns);
-    into.instructions.merge(from.instructions);
-    into.total_ns += from.total_ns;
-    from.weight = 0;
+    return cpu;
+  }
+
+  double unit_instructions(const TokenUnit& unit) const {
+    double ins = 0;
+    for (std::size_t i = unit.first; i <= unit.key; ++i) ins += instructions(i);
+    return ins;
   }
 
   void add_repetition(RankPhase& phase, std::size_t first) {
     const std::size_t last = first + phase.slots.size() - 1;
-    const std::int64_t time = end_ns(last) - begin_ns(first);
+    const std::int64_t time = end_ns(seq_.units[last].key) - begin_ns(seq_.units[first].first);
     double cpu = 0;
     double ins = 0;
     for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-      const std::size_t i = first + s;
-      const core::Event& e = trace_.events[i];
+      const TokenUnit& unit = seq_.units[first + s];
+      const core::Event& e = trace_.events[unit.key];
       SlotStats& slot = phase.slots[s];
-      slot.cpu_ns.add(static_cast<double>(e.burst_cpu));
-      slot.burst_ns.add(static_cast<double>(trace_.burst_wall(i)));
+      const double unit_cpu_ns = unit_cpu(unit);
+      slot.cpu_ns.add(unit_cpu_ns);
+      slot.burst_ns.add(static_cast<double>(e.t_start - begin_ns(unit.first)));
       slot.call_ns.add(static_cast<double>(e.t_end - e.t_start));
-      cpu += static_cast<double>(e.burst_cpu);
+      slot.bytes.add(static_cast<double>(e.bytes));
+      slot.rbytes.add(static_cast<double>(e.rbytes));
+      cpu += unit_cpu_ns;
       if (counts_instructions()) {
-        slot.instructions.add(instructions(i));
-        ins += instructions(i);
+        const double unit_ins = unit_instructions(unit);
+        slot.instructions.add(unit_ins);
+        ins += unit_ins;
       }
     }
     ++phase.weight;
@@ -210,13 +161,16 @@ class RankAnalysis {
     out.end = trace_.end;
     out.comms = shapes_.shapes();
     const double relevant_ns = options_.threshold * static_cast<double>(out.run_ns);
-    // Phases were created in order of their first repetition, but a variant absorbed into a
-    // later one moves that one's start earlier.
     std::stable_sort(phases_.begin(), phases_.end(), [](const RankPhase& a, const RankPhase& b) {
       return a.first_event < b.first_event;
     });
     for (RankPhase& phase : phases_) {
-      if (phase.weight == 0) continue;  // absorbed
+      // The sizes a phase stands for are the mean over its repetitions; their range stays in
+      // the slot statistics.
+      for (std::size_t s = 0; s < phase.events.size(); ++s) {
+        phase.events[s].bytes = std::llround(phase.slots[s].bytes.mean());
+        phase.events[s].rbytes = std::llround(phase.slots[s].rbytes.mean());
+      }
       ++out.phase_count;
       if (static_cast<double>(phase.total_ns) >= relevant_ns) {
         out.phases.push_back(std::move(phase));
@@ -232,11 +186,11 @@ class RankAnalysis {
   const PhaseOptions& options_;
   CommShapes shapes_;
   int instruction_slot_ = -1;
+  TokenSequence seq_;
   std::vector<RankPhase> phases_;
-  // The phase of every repetition, in trace order, and where each phase went when absorbed.
+  // The phase of every repetition, in trace order.
   std::vector<std::size_t> repetition_phase_;
-  std::vector<std::size_t> absorbed_into_;
-  // Indexes into phases_ of the variants of each body (token sequence of one repetition).
+  // Indexes into phases_ of the variants of each body (structure of one repetition).
   std::unordered_map<std::vector<std::uint32_t>, std::vector<std::size_t>, SequenceHash> by_body_;
 };
 

@@ -8,17 +8,22 @@
 namespace p3s::signature {
 
 struct PhaseOptions {
-  // Two repetitions of the same events are the same phase when the compute before each event
-  // differs by at most 1 - similarity (relative), or by less than a floor that keeps timer
-  // noise from splitting phases (see phase_detector.cpp).
-  double similarity = 0.85;
+  // Repetitions of the same calls are one phase when, call by call, their message sizes differ
+  // by at most this share: (largest + 4096) / (smallest + 4096) <= 1 + size_tolerance.
+  // Data-dependent sizes (ghost atoms, atoms leaving a subdomain, keys per bucket) stay one
+  // phase, with their spread recorded; the large levels of a multigrid cycle (4x apart) do not.
+  // The 4 KiB keep small messages together whatever their ratio (0 and 1,320 atoms' bytes):
+  // below it a message costs about a latency on any network.
+  double size_tolerance = 0.5;
   // A phase is relevant when weight x PhaseET is at least this share of the rank's run.
   double threshold = 0.01;
   RepeatOptions repeats;
 };
 
 // Events are taken in trace order, which is the rank's logical order: EPAS numbers each
-// process's events on its own, one tick per event, without a global clock.
+// process's events on its own, one tick per event, without a global clock. Compute may differ
+// from one repetition of a phase to the next (a slow first iteration, noise, a rank sharing its
+// core); it is recorded as the phase's spread, not split into phases of its own.
 RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options = {});
 
 }  // namespace p3s::signature

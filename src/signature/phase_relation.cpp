@@ -6,14 +6,17 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <numeric>
 
 #include "core/rank_list.hpp"
+#include "signature/phase_likeness.hpp"
 
 namespace p3s::signature {
 namespace {
 
-// Alignments of more cells than this are not searched: only with a threshold near 0, where
-// every phase is relevant; phases are then matched position by position.
+// Alignments of more cells than this are not searched (a threshold near 0 on an irregular
+// run, where every one-off stretch is a phase): each phase then takes its best-scoring match
+// in order.
 constexpr std::size_t kMaxAlignmentCells = std::size_t{1} << 22;
 // Notes beyond this many are counted, not listed: an irregular run disagrees everywhere.
 constexpr std::size_t kMaxNotes = 20;
@@ -31,52 +34,50 @@ std::int32_t pick_representative(const Signature& sig) {
   return best;
 }
 
-// The operations of a phase with runs of the same operation counted once: border ranks of a
-// stencil post fewer receives per iteration than inner ranks, but in the same order.
-std::vector<core::Op> operation_outline(const RankPhase& phase) {
-  std::vector<core::Op> outline;
-  for (const EventToken& e : phase.events) {
-    if (outline.empty() || outline.back() != e.op) outline.push_back(e.op);
-  }
-  return outline;
-}
+// A phase of the run as found so far: the rank phase that introduced it stands for it.
+struct RunEntry {
+  PhaseView view;
+  std::int64_t events = 0;
+};
 
-// How much alike two phases at the same logical place are, 0 when they cannot be the same
-// phase: the same operations count most, then the same weight (the same loop), then the same
-// number of events. The same weight alone still matches: the corner ranks of a wavefront only
-// send or only receive in the loop that inner ranks both receive and send in.
-int likeness(const RankPhase& a, const RankPhase& b) {
-  const bool operations = operation_outline(a) == operation_outline(b);
-  const bool weight = a.weight == b.weight;
-  const bool events = a.events.size() == b.events.size();
-  if (!operations && !weight) return 0;
-  return (operations ? 4 : 0) + (weight ? 2 : 0) + (events ? 1 : 0);
-}
-
-// For each of `rank`'s phases, the index of the reference phase it matches or -1: the
-// order-keeping alignment with the most likeness (a weighted longest common subsequence).
-std::vector<std::int32_t> align(const std::vector<RankPhase>& reference,
-                                const std::vector<RankPhase>& rank) {
-  const std::size_t n = reference.size(), m = rank.size();
+// For each of `phases`, the index of the entry it is, or -1: the order-keeping pairing with
+// the highest total likeness (a weighted longest common subsequence).
+std::vector<std::int32_t> align(const std::vector<RunEntry>& entries,
+                                const std::vector<PhaseView>& phases) {
+  const std::size_t n = entries.size(), m = phases.size();
   std::vector<std::int32_t> match(m, -1);
+  auto score = [&](std::size_t i, std::size_t j) {
+    return likeness(entries[i].view, phases[j], true).score();
+  };
   if (n * m > kMaxAlignmentCells) {
-    for (std::size_t j = 0; j < std::min(n, m); ++j) {
-      if (likeness(reference[j], rank[j]) > 0) match[j] = static_cast<std::int32_t>(j);
+    std::size_t from = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      double best = 0;
+      for (std::size_t i = from; i < n; ++i) {
+        const double s = score(i, j);
+        if (s > best) {
+          best = s;
+          match[j] = static_cast<std::int32_t>(i);
+        }
+      }
+      if (match[j] >= 0) from = static_cast<std::size_t>(match[j]) + 1;
     }
     return match;
   }
-  // best[i][j]: most likeness aligning reference[i..) with rank[j..).
-  std::vector<std::vector<int>> best(n + 1, std::vector<int>(m + 1, 0));
+  std::vector<std::vector<double>> pair(n, std::vector<double>(m));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < m; ++j) pair[i][j] = score(i, j);
+  }
+  // best[i][j]: most likeness aligning entries[i..) with phases[j..).
+  std::vector<std::vector<double>> best(n + 1, std::vector<double>(m + 1, 0));
   for (std::size_t i = n; i-- > 0;) {
     for (std::size_t j = m; j-- > 0;) {
-      const int pair = likeness(reference[i], rank[j]);
-      best[i][j] =
-          std::max({best[i + 1][j], best[i][j + 1], pair > 0 ? pair + best[i + 1][j + 1] : 0});
+      const double take = pair[i][j] > 0 ? pair[i][j] + best[i + 1][j + 1] : 0;
+      best[i][j] = std::max({best[i + 1][j], best[i][j + 1], take});
     }
   }
   for (std::size_t i = 0, j = 0; i < n && j < m;) {
-    const int pair = likeness(reference[i], rank[j]);
-    if (pair > 0 && best[i][j] == pair + best[i + 1][j + 1]) {
+    if (pair[i][j] > 0 && best[i][j] == pair[i][j] + best[i + 1][j + 1]) {
       match[j++] = static_cast<std::int32_t>(i++);
     } else if (best[i][j] == best[i + 1][j]) {
       ++i;
@@ -96,13 +97,14 @@ std::string rank_list(const std::vector<std::int32_t>& ranks) {
 void describe_disagreements(Signature& sig) {
   std::vector<std::string> notes;
   const auto nprocs = static_cast<std::int32_t>(sig.ranks.size());
-  for (const RunPhase& run_phase : sig.phases) {
-    std::map<std::int64_t, std::vector<std::int32_t>> ranks_by_weight;
-    for (const RankPhases& rank : sig.ranks) {
-      for (const RankPhase& phase : rank.phases) {
-        if (phase.id == run_phase.id) ranks_by_weight[phase.weight].push_back(rank.rank);
-      }
+  std::vector<std::map<std::int64_t, std::vector<std::int32_t>>> by_weight(sig.phases.size());
+  for (const RankPhases& rank : sig.ranks) {
+    for (const RankPhase& phase : rank.phases) {
+      by_weight[static_cast<std::size_t>(phase.id)][phase.weight].push_back(rank.rank);
     }
+  }
+  for (const RunPhase& run_phase : sig.phases) {
+    const auto& ranks_by_weight = by_weight[static_cast<std::size_t>(run_phase.id)];
     if (run_phase.ranks < nprocs) {
       std::vector<std::int32_t> having;
       for (const auto& [weight, ranks] : ranks_by_weight)
@@ -137,37 +139,55 @@ void relate_phases(Signature& sig) {
   if (sig.ranks.empty()) return;
   sig.representative = pick_representative(sig);
 
-  RankPhases& reference = sig.ranks[sig.representative];
-  for (RankPhase& phase : reference.phases) {
-    phase.id = static_cast<std::int32_t>(sig.phases.size());
-    sig.phases.push_back(
-        {phase.id, phase.weight, static_cast<std::int64_t>(phase.events.size()), 1, true});
-  }
-  const std::size_t reference_count = sig.phases.size();
+  std::vector<std::size_t> richest_first(sig.ranks.size());
+  std::iota(richest_first.begin(), richest_first.end(), 0);
+  std::stable_sort(richest_first.begin(), richest_first.end(), [&](std::size_t a, std::size_t b) {
+    return sig.ranks[a].events > sig.ranks[b].events;
+  });
 
-  for (RankPhases& rank : sig.ranks) {
-    if (rank.rank == sig.representative) continue;
-    const std::vector<std::int32_t> matched = align(reference.phases, rank.phases);
-    std::vector<bool> used(sig.phases.size(), false);
-    for (std::size_t j = 0; j < rank.phases.size(); ++j) {
-      RankPhase& phase = rank.phases[j];
-      std::int32_t id = matched[j];
-      // A phase the representative does not have may be one another rank added already.
-      for (std::size_t a = reference_count; id < 0 && a < sig.phases.size(); ++a) {
-        if (!used[a] && sig.phases[a].weight == phase.weight &&
-            sig.phases[a].events == static_cast<std::int64_t>(phase.events.size())) {
-          id = static_cast<std::int32_t>(a);
-        }
+  // Entries in logical order; `entry_of` maps each rank phase to its entry by the entry's
+  // creation number, which the final numbering replaces.
+  std::vector<RunEntry> entries;
+  std::vector<std::size_t> created;  // creation number of entries[i]
+  std::vector<std::vector<std::size_t>> entry_of(sig.ranks.size());
+  for (const std::size_t r : richest_first) {
+    std::vector<RankPhase>& phases = sig.ranks[r].phases;
+    std::vector<PhaseView> views;
+    for (const RankPhase& p : phases) views.push_back(view_of(p.events, p.weight));
+    std::vector<std::int32_t> match = align(entries, views);
+    std::size_t insert_at = 0;
+    for (std::size_t j = 0; j < phases.size(); ++j) {
+      if (match[j] >= 0) {
+        entry_of[r].push_back(created[static_cast<std::size_t>(match[j])]);
+        insert_at = static_cast<std::size_t>(match[j]) + 1;
+        continue;
       }
-      if (id < 0) {
-        id = static_cast<std::int32_t>(sig.phases.size());
-        sig.phases.push_back(
-            {id, phase.weight, static_cast<std::int64_t>(phase.events.size()), 0, true});
-        used.push_back(false);
+      const std::size_t number = created.size();
+      entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(insert_at),
+                     {std::move(views[j]), static_cast<std::int64_t>(phases[j].events.size())});
+      created.insert(created.begin() + static_cast<std::ptrdiff_t>(insert_at), number);
+      entry_of[r].push_back(number);
+      // The rank's later matches are to entries at or after the insertion, which moved up.
+      for (std::size_t k = j + 1; k < phases.size(); ++k) {
+        if (match[k] >= static_cast<std::int32_t>(insert_at)) ++match[k];
       }
-      used[id] = true;
-      phase.id = id;
-      RunPhase& run_phase = sig.phases[id];
+      ++insert_at;
+    }
+  }
+
+  // Run phases are numbered in logical order.
+  std::vector<std::int32_t> id_of_number(created.size());
+  for (std::size_t i = 0; i < created.size(); ++i) {
+    id_of_number[created[i]] = static_cast<std::int32_t>(i);
+    sig.phases.push_back(
+        {static_cast<std::int32_t>(i), entries[i].view.weight, entries[i].events, 0, true});
+  }
+  for (const std::size_t r : richest_first) {
+    std::vector<RankPhase>& phases = sig.ranks[r].phases;
+    for (std::size_t j = 0; j < phases.size(); ++j) {
+      RankPhase& phase = phases[j];
+      phase.id = id_of_number[entry_of[r][j]];
+      RunPhase& run_phase = sig.phases[static_cast<std::size_t>(phase.id)];
       ++run_phase.ranks;
       if (run_phase.weight != phase.weight) run_phase.same_weight = false;
     }

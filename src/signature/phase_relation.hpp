@@ -1,18 +1,19 @@
 #pragma once
-// Relating the ranks' own phases to each other (EPAS sec. 4.4): the representative rank, and
-// which phase of each rank is which phase of the run.
+// Relating the ranks' own phases to each other (EPAS sec. 4.4): which phase of each rank is
+// which phase of the run, and the representative rank.
 #include "signature/signature.hpp"
 
 namespace p3s::signature {
 
 // Given sig.ranks, sets aet_ns, representative, phases, every RankPhase::id and notes.
 //
-// A rank's phases are matched to the representative's by logical position: both lists, in
-// the order the phases first appear, are aligned keeping that order, pairing phases with the
-// same operations first, then the same weight, then the same number of events. SPMD ranks run the
-// same loops in the same order, so this survives border ranks whose events differ (fewer
-// neighbours) and ranks with a phase of their own (a root's final gather). Phases no rank before
-// had become new run phases.
+// Phases are related by what they are, not by where they sit in a rank's list: a corner rank of
+// a non-periodic grid has fewer setup exchanges than an inner rank, so its k-th phase is not the
+// inner rank's k-th. Ranks are taken richest first (most events); each rank's phases, in their
+// order, are aligned with the run's phases found so far, in theirs, keeping order and pairing
+// the most alike (phase_likeness.hpp): the same calls with the same peers first, then the same
+// calls in the same order up to the border's missing ones, the same weight, the same sizes. A
+// phase no earlier rank had becomes a run phase, placed after the one its predecessor matched.
 void relate_phases(Signature& sig);
 
 }  // namespace p3s::signature

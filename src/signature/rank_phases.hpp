@@ -19,15 +19,19 @@ struct SlotStats {
   RunningStats instructions;  // instructions of that burst; empty without counters
   RunningStats burst_ns;      // wall time of that burst
   RunningStats call_ns;       // wall time of the MPI call itself
+  RunningStats bytes;         // sizes sent (collectives: contributed) by the call
+  RunningStats rbytes;        // sizes received
 };
 
 struct RankPhase {
   std::int32_t id = -1;            // the run-level phase (Signature::phases) it is part of
-  std::vector<EventToken> events;  // one repetition
+  std::vector<EventToken> events;  // one repetition; sizes are the means over repetitions
   std::vector<SlotStats> slots;    // parallel to `events`
   std::int64_t weight = 0;         // repetitions
   std::int64_t occurrences = 0;    // separate stretches of the trace the repetitions came in
   std::size_t first_event = 0;     // trace index of the first event of its first repetition
+  // Each repetition's events in the trace are the slots' events, plus any polls that found
+  // nothing folded in before them (see token_sequence.hpp).
   // Each repetition runs from the end of the event before it to the end of its last event,
   // so it includes the compute bursts between its events and the phases tile the run.
   RunningStats time_ns;       // PhaseET of each repetition (wall)

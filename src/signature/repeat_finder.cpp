@@ -26,21 +26,21 @@ class Finder {
         input.empty() ? 0 : *std::max_element(input.begin(), input.end()) + 1;
     rep_length_.assign(symbol_count, 1);
     repeats_.assign(symbol_count, 1);
+    input_symbols_ = symbol_count;
   }
 
-  std::vector<Repeat> run() {
+  LoopStructure run() {
     for (std::size_t limit = 1;; limit = std::min(limit * 2, options_.max_period)) {
       while (pass(limit)) {
       }
       if (limit >= options_.max_period) break;
     }
-    std::vector<Repeat> out;
-    out.reserve(seq_.size());
-    std::size_t flat = 0;
-    for (std::uint32_t s : seq_) {
-      out.push_back({flat, rep_length_[s], repeats_[s]});
-      flat += rep_length_[s] * repeats_[s];
+    LoopStructure out;
+    out.input_symbols = input_symbols_;
+    for (std::size_t s = input_symbols_; s < rep_length_.size(); ++s) {
+      out.loops.push_back({std::move(bodies_[s - input_symbols_]), repeats_[s], rep_length_[s]});
     }
+    out.top = std::move(seq_);
     return out;
   }
 
@@ -81,6 +81,7 @@ class Finder {
       it->second = static_cast<std::uint32_t>(rep_length_.size());
       rep_length_.push_back(body);
       repeats_.push_back(run.repeats);
+      bodies_.emplace_back(seq_.begin() + i, seq_.begin() + i + run.period);
     }
     return it->second;
   }
@@ -136,15 +137,35 @@ class Finder {
   // Per symbol: flat elements in one repetition, and repetitions (1 and 1 for input symbols).
   std::vector<std::size_t> rep_length_;
   std::vector<std::size_t> repeats_;
+  std::size_t input_symbols_ = 0;
+  std::vector<std::vector<std::uint32_t>> bodies_;  // of loop symbols, from input_symbols_ on
   // Loop symbols by their body followed by their repeat count.
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, SequenceHash> loops_;
 };
 
 }  // namespace
 
+LoopStructure find_loop_structure(std::span<const std::uint32_t> symbols,
+                                  const RepeatOptions& options) {
+  return Finder(symbols, options).run();
+}
+
 std::vector<Repeat> find_repeats(std::span<const std::uint32_t> symbols,
                                  const RepeatOptions& options) {
-  return Finder(symbols, options).run();
+  const LoopStructure structure = find_loop_structure(symbols, options);
+  std::vector<Repeat> out;
+  out.reserve(structure.top.size());
+  std::size_t flat = 0;
+  for (std::uint32_t s : structure.top) {
+    if (structure.is_loop(s)) {
+      const LoopStructure::Loop& loop = structure.loop(s);
+      out.push_back({flat, loop.flat_length, loop.repeats});
+    } else {
+      out.push_back({flat, 1, 1});
+    }
+    flat += structure.span(s);
+  }
+  return out;
 }
 
 }  // namespace p3s::signature

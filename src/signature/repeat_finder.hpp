@@ -27,7 +27,32 @@ struct Repeat {
   bool operator==(const Repeat&) const = default;
 };
 
-// Splits `symbols` into consecutive Repeats that cover it in order. Symbols are small ids
+// The loops found in a sequence, nested: symbols below `input_symbols` are the input's own;
+// symbol input_symbols + k is loops[k], `repeats` copies of its body, itself a sequence of
+// symbols (input symbols or inner loops). `top` is the whole input rewritten with them.
+struct LoopStructure {
+  struct Loop {
+    std::vector<std::uint32_t> body;
+    std::size_t repeats = 0;
+    std::size_t flat_length = 0;  // input symbols in one copy of the body
+  };
+  std::size_t input_symbols = 0;
+  std::vector<Loop> loops;
+  std::vector<std::uint32_t> top;
+
+  bool is_loop(std::uint32_t symbol) const { return symbol >= input_symbols; }
+  const Loop& loop(std::uint32_t symbol) const { return loops[symbol - input_symbols]; }
+  // Input symbols one occurrence of `symbol` covers, all its repeats included.
+  std::size_t span(std::uint32_t symbol) const {
+    return is_loop(symbol) ? loop(symbol).flat_length * loop(symbol).repeats : 1;
+  }
+};
+
+LoopStructure find_loop_structure(std::span<const std::uint32_t> symbols,
+                                  const RepeatOptions& options = {});
+
+// Splits `symbols` into consecutive Repeats that cover it in order: the top level of
+// find_loop_structure. Symbols are small ids
 // (tables are sized by the largest), as tokenize() numbers tokens.
 //
 // Loops are found innermost first: a pass accepts only bodies up to a period limit, the

@@ -35,7 +35,7 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   sig.run_dir = run_dir.string();
   sig.run = core::read_run_info(run_dir);
   sig.threshold = options.phases.threshold;
-  sig.similarity = options.phases.similarity;
+  sig.size_tolerance = options.phases.size_tolerance;
   core::check_rank_files(run_dir, sig.run.nprocs);
   sig.ranks.resize(sig.run.nprocs);
 

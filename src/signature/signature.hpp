@@ -12,7 +12,7 @@
 
 namespace p3s::signature {
 
-inline constexpr std::string_view kSignatureFormat = "p3s-signature 1";
+inline constexpr std::string_view kSignatureFormat = "p3s-signature 2";
 inline constexpr std::string_view kSignatureFile = "signature.json";
 
 enum class ComputeMetric : std::uint8_t { CpuTime, Instructions };
@@ -32,7 +32,7 @@ struct Signature {
   core::RunInfo run;
   ComputeMetric compute = ComputeMetric::CpuTime;
   double threshold = 0.01;
-  double similarity = 0.85;
+  double size_tolerance = 0.5;
   // AET: the longest traced time of any rank (RankPhases::run_ns).
   std::int64_t aet_ns = 0;
   // The rank whose own PET is closest to the AET.

@@ -61,6 +61,15 @@ RunningStats stats_from(const json& j, std::int64_t count, double scale) {
 
 constexpr double kToSeconds = 1.0 / kNsPerSecond;
 
+// A size's range over the repetitions, [min, max], around its mean.
+RunningStats range_from(const json& j, std::int64_t count, double mean, const char* key) {
+  const auto range = j.get<std::vector<double>>();
+  if (range.size() != 2 || !(range[0] <= mean) || !(mean <= range[1]) || range[0] < 0) {
+    throw BadSignature(std::string(key) + " must be [min, max] around the mean size");
+  }
+  return RunningStats::from(count, mean, 0.0, range[0], range[1]);
+}
+
 // Peers and roots: an offset from the rank, null when the call has none, "any" for a
 // receive from MPI_ANY_SOURCE whose source was never learnt.
 ojson peer_json(std::int32_t offset) {
@@ -90,6 +99,8 @@ ojson event_json(const EventToken& t, const SlotStats& slot, bool instructions) 
              {"comm", t.comm},
              {"root", peer_json(t.root)},
              {"requests", t.requests == core::kNone ? ojson(nullptr) : ojson(t.requests)},
+             {"bytes_range", {slot.bytes.min(), slot.bytes.max()}},
+             {"rbytes_range", {slot.rbytes.min(), slot.rbytes.max()}},
              {"cpu", stats_json(slot.cpu_ns, kToSeconds)},
              {"burst", stats_json(slot.burst_ns, kToSeconds)},
              {"call", stats_json(slot.call_ns, kToSeconds)}};
@@ -174,6 +185,9 @@ EventToken event_from(const json& j, SlotStats& slot, std::int64_t weight, bool 
   }
   t.root = peer_from(j.at("root"));
   t.requests = j.at("requests").is_null() ? core::kNone : j.at("requests").get<std::int32_t>();
+  slot.bytes = range_from(j.at("bytes_range"), weight, static_cast<double>(t.bytes), "bytes_range");
+  slot.rbytes =
+      range_from(j.at("rbytes_range"), weight, static_cast<double>(t.rbytes), "rbytes_range");
   slot.cpu_ns = stats_from(j.at("cpu"), weight, kToSeconds);
   slot.burst_ns = stats_from(j.at("burst"), weight, kToSeconds);
   slot.call_ns = stats_from(j.at("call"), weight, kToSeconds);
@@ -263,7 +277,7 @@ Signature parse(const json& j) {
     throw BadSignature("compute must be cpu_time or instructions");
   sig.compute = compute == "instructions" ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
   sig.threshold = j.at("threshold").get<double>();
-  sig.similarity = j.at("similarity").get<double>();
+  sig.size_tolerance = j.at("size_tolerance").get<double>();
   sig.aet_ns = to_ns(j.at("aet_seconds").get<double>());
   sig.representative = j.at("representative_rank").get<std::int32_t>();
   for (const json& p : j.at("phases")) {
@@ -310,7 +324,7 @@ ojson signature_to_json(const Signature& sig) {
   out["run"] = run_json(sig);
   out["compute"] = sig.compute == ComputeMetric::Instructions ? "instructions" : "cpu_time";
   out["threshold"] = sig.threshold;
-  out["similarity"] = sig.similarity;
+  out["size_tolerance"] = sig.size_tolerance;
   out["aet_seconds"] = seconds(static_cast<double>(sig.aet_ns));
   out["representative_rank"] = sig.representative;
   out["pet_seconds"] = sig.ranks.empty() ? 0.0 : seconds(static_cast<double>(sig.pet_ns()));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "integration/model_helpers.hpp"
 #include "integration/run_helpers.hpp"
 #include "model/logical_phases.hpp"
 #include "model/phase_alignment.hpp"
@@ -65,28 +66,30 @@ void check_logical_truth(const AppCase& c) {
   ASSERT_EQ(generated.exit_code, 0) << generated.output;
   ASSERT_TRUE(fs::exists(work / "st4np" / "st4np.txt"));
 
-  const model::Slt slt = model::read_slt(slt_file);
-  const model::SltScaledTrace predicted(slt, c.big_n);
-  EXPECT_TRUE(model::check_consistency(predicted).consistent());
+  // The real run at N is related to the model's phases as `p3s model --holdout` relates it.
   const fs::path big = work / fmt_n(c.app, c.big_n);
   traced_signature(big, c.big_n, c);
-  signature::AnalysisOptions every_phase;
-  every_phase.phases.threshold = 0;
-  const model::LogicalRun real = model::logical_phases(signature::analyse_run(big, every_phase));
+  std::vector<fs::path> training;
+  for (int n : c.training) training.push_back(work / fmt_n(c.app, n));
+  const HeldOutModel held = model_with_holdout(training, big);
+  const model::Slt& slt = held.built.slt;
   ASSERT_FALSE(slt.phases.empty());
-  ASSERT_GE(real.phases.size(), 1u);
-  // The main loop is the first logical phase on every rank; the real run is related by
-  // position as the model relates its runs (every rank's phases, relevant or not).
-  const model::LogicalPhase& loop =
-      real.phases.at(static_cast<std::size_t>(slt.phases.front().index));
-  EXPECT_TRUE(slt.phases.front().pattern_modelled) << modelled.output;
-  EXPECT_EQ(predicted.phases().front().weight, c.iterations);
+  const std::size_t main = held.main;
+  EXPECT_TRUE(slt.phases[main].pattern_modelled) << modelled.output;
+  ASSERT_NE(held.main_holdout, nullptr) << "the loop has no counterpart at N";
+  const model::LogicalPhase& loop = *held.main_holdout;
+
+  const model::Slt written = model::read_slt(slt_file);
+  ASSERT_EQ(written.phases.size(), slt.phases.size());
+  const model::SltScaledTrace predicted(written, c.big_n);
+  EXPECT_TRUE(model::check_consistency(predicted).consistent());
+  EXPECT_EQ(predicted.phases()[main].weight, c.iterations);
   double predicted_bytes = 0;
   double real_bytes = 0;
   std::vector<core::Event> events;
   for (int r = 0; r < c.big_n; ++r) {
     events.clear();
-    predicted.phase_events(0, r, events);
+    predicted.phase_events(static_cast<int>(main), r, events);
     const auto& tokens = loop.ranks[static_cast<std::size_t>(r)].events;
     EXPECT_EQ(loop.ranks[static_cast<std::size_t>(r)].weight, c.iterations) << "rank " << r;
     ASSERT_EQ(events.size(), tokens.size()) << "rank " << r;

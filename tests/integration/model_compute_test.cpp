@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "integration/model_helpers.hpp"
 #include "integration/run_helpers.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_json.hpp"
@@ -50,9 +51,11 @@ fs::path traced_run(const fs::path& work, int n, int edge) {
 TEST(ModelCompute, Stencil2dMeasurablePointsPredictN16Within10Percent) {
   const fs::path work = scratch_dir("model_compute_stencil");
   std::vector<std::string> model_cmd = {p3s_bin(), "model"};
+  std::vector<fs::path> training;
   for (int n : {1, 4, 9}) {
     const int edge = kTotalEdge / static_cast<int>(std::lround(std::sqrt(n)));
-    model_cmd.push_back(traced_run(work, n, edge).string());
+    training.push_back(traced_run(work, n, edge));
+    model_cmd.push_back(training.back().string());
   }
   model_cmd.push_back("--measurable");
   // Placed at n = 1152^2 / 300^2 = 14.75 and 1152^2 / 270^2 = 18.2, around the n = 16 to
@@ -78,16 +81,16 @@ TEST(ModelCompute, Stencil2dMeasurablePointsPredictN16Within10Percent) {
 
   constexpr int kBig = 16;
   const model::SltScaledTrace predicted(slt, kBig);
-  const model::LogicalRun real = model::logical_phases(
-      signature::read_signature(traced_run(work, kBig, kTotalEdge / 4) / "signature.json"));
-  ASSERT_FALSE(real.phases.empty());
-  const model::LogicalPhase& loop = real.phases.front();
+  const HeldOutModel held = model_with_holdout(training, traced_run(work, kBig, kTotalEdge / 4));
+  ASSERT_NE(held.main_holdout, nullptr);
+  const std::size_t main = held.main;
+  const model::LogicalPhase& loop = *held.main_holdout;
   ASSERT_EQ(loop.ranks.size(), static_cast<std::size_t>(kBig));
   double predicted_ns = 0;
   double real_ns = 0;
   std::string strays;
   for (int r = 0; r < kBig; ++r) {
-    const double p = predicted.compute_ns(0, r);
+    const double p = predicted.compute_ns(static_cast<int>(main), r);
     const double m = loop.ranks[static_cast<std::size_t>(r)].cpu_ns;
     predicted_ns += p;
     real_ns += m;

@@ -11,6 +11,7 @@
 #include "model/logical_phases.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/slt_builder.hpp"
+#include "signature/phase_relation.hpp"
 
 namespace p3s::model {
 namespace {
@@ -60,30 +61,28 @@ signature::Signature signature_of(std::int64_t n, std::vector<signature::RankPha
   return sig;
 }
 
-// A run of n ranks with a setup phase (one barrier) and a loop (an allreduce), its first
-// repetition split off by its warm-up cost: 300 ns then 9 of 100 ns.
+// A run of n ranks with a setup phase (one barrier) and a loop (10 allreduces of 100 ns), its
+// ranks' phases related as the signature relates them.
 signature::Signature setup_and_loop(std::int64_t n) {
   std::vector<signature::RankPhases> ranks;
   for (std::int64_t r = 0; r < n; ++r) {
     signature::RankPhases rank;
     rank.rank = static_cast<std::int32_t>(r);
     rank.nprocs = static_cast<std::int32_t>(n);
-    // Listed out of trace order: the logical order is by first event.
-    rank.phases.push_back(rank_phase({collective(core::Op::Allreduce)}, 9, 5, 100));
+    rank.events = 11;
     rank.phases.push_back(rank_phase({collective(core::Op::Barrier)}, 1, 0, 50));
-    rank.phases.push_back(rank_phase({collective(core::Op::Allreduce)}, 1, 2, 300));
+    rank.phases.push_back(rank_phase({collective(core::Op::Allreduce)}, 10, 1, 100));
     ranks.push_back(std::move(rank));
   }
-  return signature_of(n, std::move(ranks));
+  signature::Signature sig = signature_of(n, std::move(ranks));
+  signature::relate_phases(sig);
+  return sig;
 }
 
-TEST(LogicalPhases, SplitLoopIsOnePhaseAndPhasesAreInTraceOrder) {
+TEST(LogicalPhases, EveryRunPhaseHoldsEveryRanksPart) {
   const LogicalRun run = logical_phases(setup_and_loop(3));
   EXPECT_EQ(run.n, 3);
-  EXPECT_TRUE(run.notes.empty());
   ASSERT_EQ(run.phases.size(), 2u);
-  EXPECT_EQ(run.phases[0].position, 0);
-  EXPECT_EQ(run.phases[1].position, 1);
   ASSERT_EQ(run.phases[0].ranks.size(), 3u);
   for (const LogicalRankPhase& r : run.phases[0].ranks) {
     ASSERT_EQ(r.events.size(), 1u);
@@ -94,28 +93,29 @@ TEST(LogicalPhases, SplitLoopIsOnePhaseAndPhasesAreInTraceOrder) {
     ASSERT_EQ(r.events.size(), 1u);
     EXPECT_EQ(r.events[0].op, core::Op::Allreduce);
     EXPECT_EQ(r.weight, 10);
-    EXPECT_EQ(r.first_event, 2u);
-    EXPECT_DOUBLE_EQ(r.cpu_ns, (300.0 + 9 * 100.0) / 10);  // mean over all repetitions
+    EXPECT_EQ(r.first_event, 1u);
+    EXPECT_DOUBLE_EQ(r.cpu_ns, 100.0);
   }
+  EXPECT_EQ(run.phases[1].common_weight(), 10);
 }
 
-TEST(LogicalPhases, PhaseOnSomeRanksOnlyIsReportedAndLeftOut) {
+TEST(LogicalPhases, APhaseSomeRanksLackIsEmptyOnThem) {
   signature::Signature sig = setup_and_loop(4);
-  // Ranks 0 and 2 lose the loop: only the setup phase is on every rank.
+  // Ranks 0 and 2 lose the loop; relating again, the loop is still one phase of the run.
   for (std::size_t r : {0u, 2u}) {
-    auto& phases = sig.ranks[r].phases;
-    phases.erase(
-        std::remove_if(phases.begin(), phases.end(),
-                       [](const auto& p) { return p.events[0].op == core::Op::Allreduce; }),
-        phases.end());
+    std::erase_if(sig.ranks[r].phases,
+                  [](const auto& p) { return p.events[0].op == core::Op::Allreduce; });
   }
+  signature::relate_phases(sig);
   const LogicalRun run = logical_phases(sig);
-  ASSERT_EQ(run.phases.size(), 1u);
-  EXPECT_EQ(run.phases[0].ranks[0].events[0].op, core::Op::Barrier);
-  ASSERT_EQ(run.notes.size(), 1u);
-  EXPECT_EQ(run.notes[0],
-            "n = 4: logical phase 1 is relevant on 2 of 4 ranks only (first: rank 1); not "
-            "modelled");
+  ASSERT_EQ(run.phases.size(), 2u);
+  const LogicalPhase& loop = run.phases[1];
+  EXPECT_FALSE(loop.ranks[0].present());
+  EXPECT_TRUE(loop.ranks[0].events.empty());
+  EXPECT_TRUE(loop.ranks[1].present());
+  EXPECT_FALSE(loop.ranks[2].present());
+  EXPECT_EQ(loop.common_weight(), 10);
+  EXPECT_EQ(loop.fullest_rank(), 1u);
 }
 
 TEST(LogicalPhases, RelevanceIsTheLargestShareOfAnyRank) {
@@ -129,33 +129,35 @@ TEST(LogicalPhases, RelevanceIsTheLargestShareOfAnyRank) {
 
 LogicalRun with_share(LogicalRun run) {
   for (auto& phase : run.phases) {
-    for (auto& r : phase.ranks) r.share = 0.4;
+    for (auto& r : phase.ranks) {
+      r.share = 0.4;
+      r.total_ns = 400'000;
+    }
   }
   return run;
 }
 
-TEST(PhaseRelation, RunsAreRelatedByPositionAndAPhaseInSomeRunsIsReported) {
-  // n = 6 has only the setup phase on its ranks: the loop is in two runs of three.
+TEST(PhaseRelation, RunsAreRelatedByContentAndAPhaseSomeRunsLackIsModelledFromTheOthers) {
+  // n = 6 has only the setup phase: the loop is in two runs of three.
   signature::Signature short_run = setup_and_loop(6);
   for (auto& rank : short_run.ranks) {
     std::erase_if(rank.phases, [](const auto& p) { return p.events[0].op == core::Op::Allreduce; });
   }
+  signature::relate_phases(short_run);
   const std::vector<LogicalRun> runs = {with_share(logical_phases(setup_and_loop(4))),
                                         with_share(logical_phases(short_run)),
                                         with_share(logical_phases(setup_and_loop(8)))};
   ASSERT_EQ(runs[1].phases.size(), 1u);
   const Slt slt = build_slt(runs);
-  ASSERT_EQ(slt.phases.size(), 1u);
-  EXPECT_EQ(slt.phases[0].index, 0);
+  ASSERT_EQ(slt.phases.size(), 2u);
   EXPECT_EQ(slt.phases[0].runs_n, (std::vector<std::int64_t>{4, 6, 8}));
   ASSERT_FALSE(slt.phases[0].slots.empty());
   EXPECT_EQ(slt.phases[0].slots[0].op, core::Op::Barrier);
-  auto noted = [&](const std::string& text) {
-    return std::find(slt.notes.begin(), slt.notes.end(), text) != slt.notes.end();
-  };
-  EXPECT_TRUE(noted("n = 4: logical phase 1 has no counterpart in every run; not modelled"));
-  EXPECT_TRUE(noted("n = 8: logical phase 1 has no counterpart in every run; not modelled"));
-  EXPECT_EQ(slt.notes.size(), 2u);
+  EXPECT_EQ(slt.phases[1].runs_n, (std::vector<std::int64_t>{4, 8}));
+  EXPECT_EQ(slt.phases[1].slots[0].op, core::Op::Allreduce);
+  EXPECT_EQ(slt.phases[1].weight.at(64), 10.0);
+  ASSERT_EQ(slt.coverage.size(), 3u);
+  for (const RunCoverage& c : slt.coverage) EXPECT_NEAR(c.modelled, c.n == 6 ? 0.4 : 0.8, 1e-9);
 }
 
 // A non-periodic sqrt(n) x sqrt(n) grid: each rank isends to its north, west, east and south

@@ -121,6 +121,7 @@ TEST(ComputeModel, ComputeSectionRoundTripsThroughJson) {
   Slt slt;
   slt.application = "app";
   slt.runs = {2, 4};
+  slt.coverage = {{2, "runs/2", 1.0, {}}, {4, "runs/4", 0.9, {{"phase 1 (bcast)", 0.1, "why"}}}};
   PhaseModel phase;
   phase.name = "phase 0";
   phase.weight = constant(10);
@@ -134,6 +135,7 @@ TEST(ComputeModel, ComputeSectionRoundTripsThroughJson) {
   slt.compute.phases.push_back(compute);
   const Slt back = slt_from_json(slt_to_json(slt), "test");
   EXPECT_EQ(back.compute, slt.compute);
+  EXPECT_EQ(back.coverage, slt.coverage);
   nlohmann::json broken = slt_to_json(slt);
   broken["compute"]["phases"][0]["groups"][0]["ranks"] = {0, 0.5};  // ranks left uncovered
   EXPECT_THROW(slt_from_json(broken, "test"), core::FormatError);

@@ -5,7 +5,6 @@
 // by how much.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,93 +53,62 @@ LogicalRun ring_run(std::int64_t n, const Ring& ring = {}) {
   return run;
 }
 
-Slt ring_model() {
-  return build_slt({ring_run(4), ring_run(8), ring_run(16), ring_run(32)});
+// The model of four runs and its hold-out check against `holdout`.
+HoldoutCheck check_against(const LogicalRun& holdout) {
+  SltInputs inputs;
+  inputs.runs = {ring_run(4), ring_run(8), ring_run(16), ring_run(32)};
+  inputs.holdout = holdout;
+  const BuiltSlt built = build_slt(inputs);
+  return check_holdout(built.slt, holdout, built.holdout_phase);
 }
 
-struct ReportLine {
-  std::string pattern;
-  double volume_pct = 0;
-  double weight_pct = 0;
-  double compute_pct = 0;
-};
-
-// The row of `phase` in the report's table: name, pattern (may hold spaces), three numbers.
-std::optional<ReportLine> row_of(const std::string& report, const std::string& phase) {
-  std::istringstream lines(report);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const auto start = line.find_first_not_of(' ');
-    if (start == std::string::npos || line.compare(start, phase.size() + 1, phase + " ") != 0)
-      continue;
-    std::istringstream fields(line.substr(start + phase.size()));
-    std::vector<std::string> words;
-    for (std::string w; fields >> w;) words.push_back(w);
-    if (words.size() < 4) return std::nullopt;
-    ReportLine out;
-    try {
-      out.compute_pct = std::stod(words[words.size() - 1]);
-      out.weight_pct = std::stod(words[words.size() - 2]);
-      out.volume_pct = std::stod(words[words.size() - 3]);
-    } catch (const std::logic_error&) {
-      return std::nullopt;  // a row without numbers
-    }
-    for (std::size_t i = 0; i + 3 < words.size(); ++i) out.pattern += (i > 0 ? " " : "") + words[i];
-    return out;
-  }
-  return std::nullopt;
+TEST(HoldoutCheck, GeneratingFunctionIsPredictedExactly) {
+  const HoldoutCheck check = check_against(ring_run(64));
+  EXPECT_EQ(check.n, 64);
+  ASSERT_EQ(check.phases.size(), 1u);
+  const HoldoutPhase& p = check.phases[0];
+  EXPECT_EQ(p.pattern, "exact");
+  EXPECT_TRUE(p.exact);
+  EXPECT_DOUBLE_EQ(*p.volume_pct, 0.0);
+  EXPECT_DOUBLE_EQ(*p.weight_pct, 0.0);
+  EXPECT_LT(std::abs(*p.compute_pct), 1.0);
+  EXPECT_NE(check.text().find("hold-out check at n = 64"), std::string::npos) << check.text();
 }
 
-TEST(HoldoutReport, GeneratingFunctionIsPredictedExactly) {
-  const Slt slt = ring_model();
-  ASSERT_EQ(slt.phases.size(), 1u);
-  ASSERT_TRUE(slt.phases[0].pattern_modelled);
-  const std::string report = holdout_report(slt, ring_run(64));
-  EXPECT_NE(report.find("hold-out check at n = 64"), std::string::npos) << report;
-  const auto row = row_of(report, "phase 0");
-  ASSERT_TRUE(row.has_value()) << report;
-  EXPECT_EQ(row->pattern, "exact") << report;
-  EXPECT_DOUBLE_EQ(row->volume_pct, 0.0) << report;
-  EXPECT_DOUBLE_EQ(row->weight_pct, 0.0) << report;
-  EXPECT_LT(std::abs(row->compute_pct), 1.0) << report;
-}
-
-TEST(HoldoutReport, AnotherPeerIsAWrongPattern) {
+TEST(HoldoutCheck, AnotherPeerIsAWrongPattern) {
   // At n = 64 every rank sends to r + 2: the first rank compared is already wrong.
-  const std::string report = holdout_report(ring_model(), ring_run(64, {.distance = 2}));
-  const auto row = row_of(report, "phase 0");
-  ASSERT_TRUE(row.has_value()) << report;
-  EXPECT_EQ(row->pattern, "wrong (rank 0)") << report;
-  EXPECT_DOUBLE_EQ(row->volume_pct, 0.0) << report;  // the same bytes, to other ranks
+  const HoldoutCheck check = check_against(ring_run(64, {.distance = 2}));
+  ASSERT_EQ(check.phases.size(), 1u);
+  EXPECT_EQ(check.phases[0].pattern, "wrong (rank 0)");
+  EXPECT_FALSE(check.phases[0].exact);
+  EXPECT_DOUBLE_EQ(*check.phases[0].volume_pct, 0.0);  // the same bytes, to other ranks
 }
 
-TEST(HoldoutReport, OneRankWithAnotherPeerIsNamed) {
+TEST(HoldoutCheck, OneRankWithAnotherPeerIsNamed) {
   LogicalRun holdout = ring_run(64);
   holdout.phases[0].ranks[37].events[1].dst = 5;  // rank 37 sends to 42 instead of 38
-  const auto row = row_of(holdout_report(ring_model(), holdout), "phase 0");
-  ASSERT_TRUE(row.has_value());
-  EXPECT_EQ(row->pattern, "wrong (rank 37)");
+  EXPECT_EQ(check_against(holdout).phases[0].pattern, "wrong (rank 37)");
 }
 
-TEST(HoldoutReport, VolumeAndWeightErrorsArePercentOfTheHoldout) {
+TEST(HoldoutCheck, VolumeAndWeightErrorsArePercentOfTheHoldout) {
   // The hold-out moves 81920 / 64 = 1280 bytes per message where the model says 1024, and
   // repeats 16 times where the model says 10: (1024 - 1280) / 1280 and (10 - 16) / 16.
-  const std::string report =
-      holdout_report(ring_model(), ring_run(64, {.bytes_total = 81920, .weight = 16}));
-  const auto row = row_of(report, "phase 0");
-  ASSERT_TRUE(row.has_value()) << report;
-  EXPECT_EQ(row->pattern, "exact") << report;
-  EXPECT_DOUBLE_EQ(row->volume_pct, -20.0) << report;
-  EXPECT_DOUBLE_EQ(row->weight_pct, -37.5) << report;
+  const HoldoutCheck check = check_against(ring_run(64, {.bytes_total = 81920, .weight = 16}));
+  const HoldoutPhase& p = check.phases.at(0);
+  EXPECT_EQ(p.pattern, "exact");
+  EXPECT_DOUBLE_EQ(*p.volume_pct, -20.0);
+  EXPECT_DOUBLE_EQ(*p.weight_pct, -37.5);
 }
 
-TEST(HoldoutReport, PhaseMissingFromTheHoldoutIsSaid) {
+TEST(HoldoutCheck, PhaseMissingFromTheHoldoutIsSaid) {
   LogicalRun holdout = ring_run(64);
   holdout.phases.clear();
-  const std::string report = holdout_report(ring_model(), holdout);
-  EXPECT_NE(report.find("phase 0"), std::string::npos) << report;
-  EXPECT_NE(report.find("has no counterpart at n = 64"), std::string::npos) << report;
-  EXPECT_FALSE(row_of(report, "phase 0").has_value()) << report;
+  const HoldoutCheck check = check_against(holdout);
+  ASSERT_EQ(check.phases.size(), 1u);
+  EXPECT_FALSE(check.phases[0].actual.has_value());
+  EXPECT_EQ(check.phases[0].pattern, "no counterpart at n = 64");
+  EXPECT_FALSE(check.phases[0].volume_pct.has_value());
+  EXPECT_NE(check.text().find("no counterpart at n = 64"), std::string::npos);
 }
 
 }  // namespace

@@ -28,7 +28,9 @@ ScalingPrediction three_points(double pet4, double pet16, double pet64, bool wea
   p.platform = "default.xml";
   p.mode = "per-phase";
   p.weak_scaling = weak;
-  p.points = {{4, true, pet4, 1000, 0.5}, {16, true, pet16, 4000, 1.5}, {64, false, pet64, 0, 0}};
+  p.points = {{4, true, pet4, 1000, 0.5, 1.0, {}},
+              {16, true, pet16, 4000, 1.5, 1.0, {}},
+              {64, false, pet64, 0, 0, 1.0, {}}};
   p.measured = {{4, 8.0, "runs/n4"}, {16, 5.0, "runs/n16"}};
   return p;
 }
@@ -73,7 +75,7 @@ TEST(ScalingPrediction, NoSpeedupForAZeroPet) {
   EXPECT_EQ(p.speedup(p.points[1]), 0.0);
   EXPECT_EQ(p.efficiency(p.points[1]), 0.0);
   p.points.clear();
-  EXPECT_EQ(p.speedup(PredictedPoint{4, false, 1.0}), 0.0);
+  EXPECT_EQ(p.speedup(PredictedPoint{4, false, 1.0, 0, 0, 1.0, {}}), 0.0);
 }
 
 TEST(ScalingPrediction, DifferenceAgainstTheMeasuredRun) {
@@ -408,7 +410,7 @@ ScalingPrediction with_points(int count_points, int count_measured, bool weak) {
   for (int i = 0; i < count_points; ++i) {
     const std::int64_t n = std::int64_t{4} << (2 * i);  // 4, 16, 64, ...
     const double pet = weak ? 1.0 + 0.1 * i : 1.0 / (1 << i);
-    p.points.push_back({n, i < count_measured, pet, 100, 0.1});
+    p.points.push_back({n, i < count_measured, pet, 100, 0.1, 1.0, {}});
     if (i < count_measured) p.measured.push_back({n, pet * 1.1, "run"});
   }
   return p;

@@ -134,7 +134,7 @@ TEST_F(SignatureRun, JsonStartsWithItsFormatAndReadsBackTheSame) {
   std::ifstream in(file);
   std::string head(40, '\0');
   in.read(head.data(), 40);
-  EXPECT_EQ(head.substr(0, head.find(',')), "{\n \"format\": \"p3s-signature 1\"");
+  EXPECT_EQ(head.substr(0, head.find(',')), "{\n \"format\": \"p3s-signature 2\"");
 
   const Signature back = read_signature(file);
   EXPECT_EQ(back.representative, sig.representative);
@@ -199,6 +199,8 @@ TEST_F(SignatureRun, BadSignatureJsonIsRejected) {
   EXPECT_THROW(read_signature(file), core::FormatError);
 }
 
+// Run phases are numbered in the program's order: a phase of one rank that comes before the
+// loop (rank 2's own) is phase 0, and the loop every rank has is phase 1.
 TEST(PhaseRelation, MatchesByOrderAndWeightDespiteDifferentEvents) {
   Signature sig;
   auto rank_with = [](std::int32_t rank, std::vector<std::pair<std::int64_t, std::size_t>> phases) {
@@ -220,19 +222,20 @@ TEST(PhaseRelation, MatchesByOrderAndWeightDespiteDifferentEvents) {
   sig.ranks.push_back(rank_with(3, {{9, 6}, {1, 1}}));           // one iteration short
   relate_phases(sig);
   EXPECT_EQ(sig.representative, 0);
-  EXPECT_EQ(sig.ranks[1].phases[0].id, 0);
-  EXPECT_EQ(sig.ranks[1].phases[1].id, 1);
-  EXPECT_EQ(sig.ranks[2].phases[0].id, 2);
-  EXPECT_EQ(sig.ranks[2].phases[1].id, 0);
-  EXPECT_EQ(sig.ranks[2].phases[2].id, 1);
-  EXPECT_EQ(sig.ranks[3].phases[0].id, 0);
+  EXPECT_EQ(sig.ranks[0].phases[0].id, 1);
+  EXPECT_EQ(sig.ranks[1].phases[0].id, 1);
+  EXPECT_EQ(sig.ranks[1].phases[1].id, 2);
+  EXPECT_EQ(sig.ranks[2].phases[0].id, 0);
+  EXPECT_EQ(sig.ranks[2].phases[1].id, 1);
+  EXPECT_EQ(sig.ranks[2].phases[2].id, 2);
+  EXPECT_EQ(sig.ranks[3].phases[0].id, 1);
   ASSERT_EQ(sig.phases.size(), 3u);
-  EXPECT_EQ(sig.phases[0].ranks, 4);
-  EXPECT_FALSE(sig.phases[0].same_weight);
-  EXPECT_EQ(sig.phases[2].ranks, 1);
+  EXPECT_EQ(sig.phases[1].ranks, 4);
+  EXPECT_FALSE(sig.phases[1].same_weight);
+  EXPECT_EQ(sig.phases[0].ranks, 1);
   ASSERT_EQ(sig.notes.size(), 2u);
-  EXPECT_EQ(sig.notes[0], "phase 0 has different weights: 9 on ranks 3; 10 on ranks 0-2");
-  EXPECT_EQ(sig.notes[1], "phase 2 is relevant on ranks 2 only");
+  EXPECT_EQ(sig.notes[0], "phase 0 is relevant on ranks 2 only");
+  EXPECT_EQ(sig.notes[1], "phase 1 has different weights: 9 on ranks 3; 10 on ranks 0-2");
 }
 
 // A rank's phase, its events given by their operations, with weight and time.
@@ -265,9 +268,12 @@ TEST(PhaseRelation, SameOperationsWinOverAnotherPhaseOfTheSameWeight) {
                               900));
   relate_phases(sig);
   ASSERT_EQ(sig.representative, 0);
+  // Rank 1's second split is a phase of its own, after the first.
   EXPECT_EQ(sig.ranks[1].phases[0].id, 0);
-  EXPECT_EQ(sig.ranks[1].phases[2].id, 1);
-  EXPECT_EQ(sig.phases[1].ranks, 2);
+  EXPECT_EQ(sig.ranks[1].phases[1].id, 1);
+  EXPECT_EQ(sig.ranks[1].phases[2].id, 2);
+  EXPECT_EQ(sig.ranks[0].phases[1].id, 2);
+  EXPECT_EQ(sig.phases[2].ranks, 2);
 }
 
 TEST(PhaseRelation, CornerRanksMatchTheLoopByItsWeight) {

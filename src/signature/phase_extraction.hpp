@@ -1,0 +1,42 @@
+#pragma once
+// Where the phases of one rank are. The repeat search finds loops nested in loops, and a
+// rank's phases must be the same code on every rank and at every process count, so the loop
+// bodies are taken by what they explain, not by how the search happened to nest them:
+//  - The body that covers most of the rank's sequence comes first; a smaller body is preferred
+//    to it when it covers nearly as much (a timestep rather than "20 timesteps and a
+//    re-neighbouring"), but an inner repeat that covers a fraction of it is not (two swaps with
+//    the same peer, which only a 2 x 2 x 2 grid has). Its occurrences are cut out wherever they
+//    are, and the next body is looked for in what is left, while it still explains a share.
+//  - A body is cut where it starts the same way everywhere: where no request is in flight (so a
+//    phase keeps its messages whole), right after its largest compute when that stands out (the
+//    loop's work between two exchanges), else where the program first entered it. The search
+//    alone would pick a loop up half a body later after a one-off interruption.
+//  - What is left between the bodies are one-off stretches (setup, a re-neighbouring step, an
+//    output step), phases of their own.
+#include <cstddef>
+#include <vector>
+
+#include "core/event.hpp"
+#include "signature/repeat_finder.hpp"
+#include "signature/token_sequence.hpp"
+
+namespace p3s::signature {
+
+// `repeats` copies of a body of `length` units starting at unit `first`; a one-off stretch has
+// repeats = 1 and loop = false.
+struct Segment {
+  std::size_t first = 0;
+  std::size_t length = 0;
+  std::size_t repeats = 1;
+  bool loop = false;
+  bool operator==(const Segment&) const = default;
+};
+
+// The segments tile the units of `seq` in order.
+std::vector<Segment> extract_segments(const TokenSequence& seq, const core::RankTrace& trace,
+                                      const RepeatOptions& options = {});
+
+// The start of the lexicographically least rotation of `s`.
+std::size_t least_rotation(const std::vector<std::uint32_t>& s);
+
+}  // namespace p3s::signature

@@ -1,0 +1,31 @@
+#include "integration/model_helpers.hpp"
+
+#include "signature/run_analysis.hpp"
+
+namespace p3s::testing {
+
+model::LogicalRun logical_run(const std::filesystem::path& dir) {
+  signature::AnalysisOptions every_phase;
+  every_phase.phases.threshold = 0;
+  return model::logical_phases(signature::analyse_run(dir, every_phase));
+}
+
+HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& training,
+                                const std::filesystem::path& holdout) {
+  model::SltInputs inputs;
+  for (const auto& dir : training) inputs.runs.push_back(logical_run(dir));
+  inputs.holdout = logical_run(holdout);
+  HeldOutModel out;
+  out.built = model::build_slt(inputs);
+  out.holdout = *inputs.holdout;
+  const model::Slt& slt = out.built.slt;
+  for (std::size_t k = 1; k < slt.phases.size(); ++k) {
+    if (slt.phases[k].shares.back() > slt.phases[out.main].shares.back()) out.main = k;
+  }
+  if (out.main < out.built.holdout_phase.size() && out.built.holdout_phase[out.main]) {
+    out.main_holdout = &out.holdout.phases[*out.built.holdout_phase[out.main]];
+  }
+  return out;
+}
+
+}  // namespace p3s::testing

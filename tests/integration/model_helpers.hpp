@@ -1,0 +1,27 @@
+#pragma once
+// What the model's integration tests share: an SLT built from traced runs, with a run at a
+// larger n related to its phases as `p3s model --holdout` relates it.
+#include <filesystem>
+#include <vector>
+
+#include "model/logical_phases.hpp"
+#include "model/slt_builder.hpp"
+
+namespace p3s::testing {
+
+struct HeldOutModel {
+  model::BuiltSlt built;
+  model::LogicalRun holdout;
+  // The phase that takes the most of the largest training run (the app's main loop), and its
+  // counterpart in the hold-out run.
+  std::size_t main = 0;
+  const model::LogicalPhase* main_holdout = nullptr;
+};
+
+// Every run's phases, relevant or not, as the model reads them.
+model::LogicalRun logical_run(const std::filesystem::path& dir);
+
+HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& training,
+                                const std::filesystem::path& holdout);
+
+}  // namespace p3s::testing
