@@ -2,6 +2,7 @@
 // (SLT); says how much of every training run it explains; with --holdout, checks the model
 // against a run it was not fitted to.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -55,8 +56,11 @@ void print_phase(const model::PhaseModel& p) {
 void print_compute(const model::PhaseCompute& c, const std::string& metric) {
   fmt::print("  compute ({}), {} instruction group(s):\n", metric, c.groups.size());
   for (const model::InstructionGroup& g : c.groups) {
-    fmt::print("    ranks [{:.3g} n, {:.3g} n): per rank = {} ns (max error {:.2f} %)\n", g.first,
-               g.end, g.per_rank_ns.equation(), g.per_rank_ns.quality.max_error_pct);
+    const std::string ranks =
+        g.modulus > 1 ? fmt::format("ranks r mod {} in {{{}}}", g.modulus, fmt::join(g.residues, ","))
+                      : fmt::format("ranks [{:.3g} n, {:.3g} n)", g.first, g.end);
+    fmt::print("    {}: per rank = {} ns{} (max error {:.2f} %)\n", ranks, g.per_rank_ns.equation(),
+               g.slowest ? " (the slowest rank's)" : "", g.per_rank_ns.quality.max_error_pct);
     if (g.total_instructions) {
       fmt::print("      IPT: {:.6g} instructions in total, constant in n\n", *g.total_instructions);
     }

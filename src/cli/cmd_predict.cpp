@@ -180,6 +180,7 @@ int run_predict(const Args& args) {
   prediction.application = slt.application;
   prediction.fits = report::phase_fits(slt);
   prediction.not_modelled = report::not_modelled(slt);
+  prediction.coverage = report::coverage_lines(slt);
 
   std::set<std::int64_t> all(targets.begin(), targets.end());
   all.insert(traced.begin(), traced.end());

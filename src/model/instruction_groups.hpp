@@ -34,4 +34,16 @@ std::optional<std::vector<double>> common_group_shares(std::span<const RunGroups
 std::pair<std::int64_t, std::int64_t> group_ranks(double first_share, double end_share,
                                                   std::int64_t n);
 
+// Classes of ranks by r mod modulus: each class lists its residues.
+struct RankClasses {
+  std::int64_t modulus = 1;
+  std::vector<std::vector<std::int64_t>> residues;
+};
+
+// The smallest modulus (2 to 8) whose residues split every run's ranks into the same classes
+// of similar values, at least two; nullopt when none does. `runs` are per-rank values; a run
+// with fewer ranks than the modulus says nothing about it.
+std::optional<RankClasses> common_rank_classes(std::span<const std::vector<double>> runs,
+                                               const GroupSimilarity& similarity);
+
 }  // namespace p3s::model

@@ -21,19 +21,39 @@ bool counted(const PhaseComputeRun& run) {
   return !run.instructions.empty();
 }
 
-double mean_of(std::span<const double> values, std::int64_t first, std::int64_t end) {
-  if (end <= first) return 0;
-  const auto begin = values.begin() + first;
-  return std::accumulate(begin, values.begin() + end, 0.0) / static_cast<double>(end - first);
+// The ranks of `group` at n.
+std::vector<std::int64_t> members(const InstructionGroup& group, std::int64_t n) {
+  const auto [a, b] = group_ranks(group.first, group.end, n);
+  std::vector<std::int64_t> out;
+  for (std::int64_t r = a; r < b; ++r) {
+    if (std::find(group.residues.begin(), group.residues.end(), r % group.modulus) !=
+        group.residues.end()) {
+      out.push_back(r);
+    }
+  }
+  return out;
 }
 
-ComputePoint point_of(const PhaseComputeRun& run, double first, double end, double n,
+// The group's value in one run: the mean of its ranks, or the largest for a slowest group.
+double statistic(const InstructionGroup& group, std::span<const double> values, std::int64_t n) {
+  double sum = 0, largest = 0;
+  std::size_t count = 0;
+  for (std::int64_t r : members(group, n)) {
+    const double v = values[static_cast<std::size_t>(r)];
+    sum += v;
+    largest = std::max(largest, v);
+    ++count;
+  }
+  if (count == 0) return 0;
+  return group.slowest ? largest : sum / static_cast<double>(count);
+}
+
+ComputePoint point_of(const PhaseComputeRun& run, const InstructionGroup& group, double n,
                       bool measurable) {
-  const auto [a, b] = group_ranks(first, end, run.n);
   ComputePoint p;
   p.n = n;
-  p.cpu_ns = mean_of(run.cpu_ns, a, b);
-  if (counted(run)) p.instructions = mean_of(run.instructions, a, b);
+  p.cpu_ns = statistic(group, run.cpu_ns, run.n);
+  if (counted(run)) p.instructions = statistic(group, run.instructions, run.n);
   p.n_measured = run.n;
   p.workload = run.workload;
   p.measurable = measurable;
@@ -41,48 +61,72 @@ ComputePoint point_of(const PhaseComputeRun& run, double first, double end, doub
 }
 
 // The group's instructions over its ranks and repetitions in one run.
-double group_total(const PhaseComputeRun& run, double first, double end) {
-  const auto [a, b] = group_ranks(first, end, run.n);
+double group_total(const PhaseComputeRun& run, const InstructionGroup& group) {
   double total = 0;
-  for (std::int64_t r = a; r < b; ++r) {
+  for (std::int64_t r : members(group, run.n)) {
     const auto i = static_cast<std::size_t>(r);
     total += run.instructions[i] * static_cast<double>(run.weight[i]);
   }
   return total;
 }
 
-// The group's shares of the ranks, one group when the runs disagree.
-std::vector<double> group_shares(std::span<const PhaseComputeRun> training, bool counters,
-                                 std::vector<std::string>& notes) {
+// The groups of ranks, without their models: blocks of ranks that are the same shares of n in
+// every run, else classes of ranks by r mod m that are the same in every run, else one group,
+// the slowest rank's when the ranks differ at all (it sets the pace of a synchronised phase).
+std::vector<InstructionGroup> group_layout(std::span<const PhaseComputeRun> training,
+                                           bool counters, std::vector<std::string>& notes) {
   const GroupSimilarity similarity{.ratio = 0.95,
                                    .floor = counters ? kInstructionNoise : kCpuNoiseNs};
   std::vector<RunGroups> runs;
+  std::vector<std::vector<double>> values;
   bool several = false;
   std::string counts;
   for (const PhaseComputeRun& run : training) {
-    const auto& values = counters ? run.instructions : run.cpu_ns;
-    runs.push_back({run.n, group_starts(values, similarity)});
+    values.push_back(counters ? run.instructions : run.cpu_ns);
+    runs.push_back({run.n, group_starts(values.back(), similarity)});
     several |= runs.back().starts.size() > 1;
     counts +=
         fmt::format("{}{} at n = {}", counts.empty() ? "" : ", ", runs.back().starts.size(), run.n);
   }
-  if (auto shares = common_group_shares(runs)) return *shares;
+  std::vector<InstructionGroup> groups;
+  if (const auto shares = common_group_shares(runs)) {
+    for (std::size_t j = 0; j + 1 < shares->size(); ++j) {
+      InstructionGroup g;
+      g.first = (*shares)[j];
+      g.end = (*shares)[j + 1];
+      groups.push_back(std::move(g));
+    }
+    return groups;
+  }
   if (several) {
+    if (const auto classes = common_rank_classes(values, similarity)) {
+      for (const std::vector<std::int64_t>& residues : classes->residues) {
+        InstructionGroup g;
+        g.modulus = classes->modulus;
+        g.residues = residues;
+        groups.push_back(std::move(g));
+      }
+      return groups;
+    }
     notes.push_back(fmt::format(
-        "ranks' {} differ by more than 5 % ({} group(s): {}), but not as the same blocks of "
-        "ranks in every run: modelled as one group, the mean over ranks",
+        "ranks' {} differ by more than 5 % ({} group(s): {}), but neither as the same blocks "
+        "of ranks nor as the same classes of r mod m in every run: every rank is given the "
+        "slowest rank's compute, which sets the pace",
         counters ? "instructions" : "CPU times", runs.back().starts.size(), counts));
   }
-  return {0.0, 1.0};
+  InstructionGroup all;
+  all.slowest = several;
+  groups.push_back(std::move(all));
+  return groups;
 }
 
 // The IPT of one group when its total is practically constant; a note when it is not.
 std::optional<InstructionPrediction> prediction_table(std::span<const PhaseComputeRun> training,
-                                                      double first, double end,
+                                                      const InstructionGroup& group,
                                                       const ComputeModelOptions& options,
                                                       std::vector<std::string>& notes) {
   std::vector<double> totals;
-  for (const PhaseComputeRun& run : training) totals.push_back(group_total(run, first, end));
+  for (const PhaseComputeRun& run : training) totals.push_back(group_total(run, group));
   const double mean =
       std::accumulate(totals.begin(), totals.end(), 0.0) / static_cast<double>(totals.size());
   const auto [low, high] = std::minmax_element(totals.begin(), totals.end());
@@ -91,10 +135,12 @@ std::optional<InstructionPrediction> prediction_table(std::span<const PhaseCompu
         "ranks {:.3g}-{:.3g} of n: total instructions are not constant ({:.4g} to {:.4g}, "
         "{:.1f} %): the phase does not scale strongly, so the IPT does not apply and "
         "measurable points cannot be placed by instructions",
-        first, end, *low, *high, 100 * (*high - *low) / mean));
+        group.first, group.end, *low, *high, 100 * (*high - *low) / mean));
     return std::nullopt;
   }
-  return InstructionPrediction{mean, end - first};
+  const double share = (group.end - group.first) * static_cast<double>(group.residues.size()) /
+                       static_cast<double>(group.modulus);
+  return InstructionPrediction{mean, share};
 }
 
 // Where a measurable run's group belongs on the original workload's n, or why it does not.
@@ -159,21 +205,15 @@ PhaseCompute model_phase_compute(std::span<const PhaseComputeRun> training,
                                  const ComputeModelOptions& options) {
   PhaseCompute compute;
   const bool counters = std::all_of(training.begin(), training.end(), counted);
-  const std::vector<double> shares = group_shares(training, counters, compute.notes);
-  for (std::size_t j = 0; j + 1 < shares.size(); ++j) {
-    InstructionGroup group;
-    group.first = shares[j];
-    group.end = shares[j + 1];
+  for (InstructionGroup& group : group_layout(training, counters, compute.notes)) {
     for (const PhaseComputeRun& run : training) {
-      group.points.push_back(
-          point_of(run, group.first, group.end, static_cast<double>(run.n), false));
+      group.points.push_back(point_of(run, group, static_cast<double>(run.n), false));
     }
     std::optional<InstructionPrediction> table;
-    if (counters)
-      table = prediction_table(training, group.first, group.end, options, compute.notes);
+    if (counters) table = prediction_table(training, group, options, compute.notes);
     if (table) group.total_instructions = table->total;
     for (const PhaseComputeRun& run : measurable) {
-      ComputePoint p = point_of(run, group.first, group.end, 0, true);
+      ComputePoint p = point_of(run, group, 0, true);
       const auto n = place(run, p, table, weight, workload, compute.notes);
       if (!n) continue;
       p.n = *n;

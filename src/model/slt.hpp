@@ -87,7 +87,8 @@ struct PhaseModel {
 // original workload gives each rank the same work (or the same instructions).
 struct ComputePoint {
   double n = 0;
-  double cpu_ns = 0;                   // mean over the group's ranks of a repetition's CPU time
+  double cpu_ns = 0;  // mean (or largest, for a slowest group) over the group's ranks of a
+                      // repetition's CPU time
   std::optional<double> instructions;  // the same in instructions, with counters
   std::int64_t n_measured = 0;
   std::optional<double> workload;  // declared size of the run's workload
@@ -95,11 +96,17 @@ struct ComputePoint {
   bool operator==(const ComputePoint&) const = default;
 };
 
-// An instruction group (IG): a block of ranks, [first, end) as shares of n, whose compute in a
-// phase is within 95 % of each other (001 sec. 3.3), with its own CRM.
+// An instruction group (IG): ranks whose compute in a phase is within 95 % of each other (001
+// sec. 3.3), with its own CRM. A block of ranks, [first, end) as shares of n, and of those the
+// ranks r with r mod modulus in `residues` (the heavy ranks of a pattern that repeats every few
+// ranks). When the ranks differ by no such rule, the group stands for the slowest rank, which
+// sets a synchronised phase's pace: every rank is given its compute.
 struct InstructionGroup {
   double first = 0;
   double end = 1;
+  std::int64_t modulus = 1;
+  std::vector<std::int64_t> residues = {0};
+  bool slowest = false;
   ScalingFit per_rank_ns;  // CPU ns of one repetition on one rank of the group, in n
   // The IPT's constant total: the group's instructions over all its ranks and repetitions;
   // absent without counters or when the total is not constant.
@@ -109,7 +116,8 @@ struct InstructionGroup {
 };
 
 struct PhaseCompute {
-  std::vector<InstructionGroup> groups;  // cover the ranks in order
+  // Cover the ranks: blocks in order, or the classes of one block.
+  std::vector<InstructionGroup> groups;
   std::vector<double> slot_shares;       // share of a repetition's compute before each slot
   std::vector<std::string> notes;        // non-constant totals, CPI regime changes, dropped points
   bool operator==(const PhaseCompute&) const = default;

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/format_error.hpp"
@@ -186,6 +187,9 @@ ordered_json group_json(const InstructionGroup& g) {
                       {"measurable", p.measurable}});
   }
   return {{"ranks", {g.first, g.end}},
+          {"modulus", g.modulus},
+          {"residues", g.residues},
+          {"slowest", g.slowest},
           {"per_rank_ns", fit_json(g.per_rank_ns)},
           {"total_instructions", optional_value(g.total_instructions)},
           {"points", points}};
@@ -197,6 +201,15 @@ InstructionGroup group_from(const json& j) {
   g.end = j.at("ranks").at(1).get<double>();
   if (j.at("ranks").size() != 2 || g.first < 0 || g.end > 1 || g.end <= g.first)
     throw std::invalid_argument("compute group ranks: [first, end) shares within [0, 1]");
+  g.modulus = j.at("modulus").get<std::int64_t>();
+  g.residues = j.at("residues").get<std::vector<std::int64_t>>();
+  g.slowest = j.at("slowest").get<bool>();
+  if (g.modulus < 1 || g.residues.empty())
+    throw std::invalid_argument("compute group: a modulus of at least 1 and some residues");
+  for (std::int64_t residue : g.residues) {
+    if (residue < 0 || residue >= g.modulus)
+      throw std::invalid_argument("compute group: residues lie in 0..modulus-1");
+  }
   g.per_rank_ns = j.at("per_rank_ns").get<ScalingFit>();
   g.total_instructions = optional_from<double>(j.at("total_instructions"));
   for (const json& p : j.at("points")) {
@@ -206,6 +219,30 @@ InstructionGroup group_from(const json& j) {
                         optional_from<double>(p.at("workload")), p.at("measurable").get<bool>()});
   }
   return g;
+}
+
+// Groups cover the ranks once: blocks in order, or the residue classes of one modulus.
+void check_cover(const std::vector<InstructionGroup>& groups) {
+  if (groups.empty()) throw std::invalid_argument("compute: a phase without groups");
+  const std::int64_t modulus = groups.front().modulus;
+  if (modulus > 1) {
+    std::vector<int> seen(static_cast<std::size_t>(modulus), 0);
+    for (const InstructionGroup& g : groups) {
+      if (g.modulus != modulus || g.first != 0 || g.end != 1)
+        throw std::invalid_argument("compute groups by residue share one modulus and all ranks");
+      for (std::int64_t residue : g.residues) ++seen[static_cast<std::size_t>(residue)];
+    }
+    if (std::any_of(seen.begin(), seen.end(), [](int k) { return k != 1; }))
+      throw std::invalid_argument("compute groups must hold every residue once");
+    return;
+  }
+  double covered = 0;
+  for (const InstructionGroup& g : groups) {
+    if (g.modulus != 1 || g.first != covered)
+      throw std::invalid_argument("compute groups must cover the ranks in order");
+    covered = g.end;
+  }
+  if (covered != 1.0) throw std::invalid_argument("compute groups must cover every rank");
 }
 
 ordered_json compute_json(const MachineCompute& c) {
@@ -237,14 +274,8 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
     if (p.at("index").get<std::size_t>() != c.phases.size())
       throw std::invalid_argument("compute phases: one per phase, in order");
     PhaseCompute phase;
-    double covered = 0;
-    for (const json& g : p.at("groups")) {
-      phase.groups.push_back(group_from(g));
-      if (phase.groups.back().first != covered)
-        throw std::invalid_argument("compute groups must cover the ranks in order");
-      covered = phase.groups.back().end;
-    }
-    if (covered != 1.0) throw std::invalid_argument("compute groups must cover every rank");
+    for (const json& g : p.at("groups")) phase.groups.push_back(group_from(g));
+    check_cover(phase.groups);
     phase.slot_shares = p.at("slot_shares").get<std::vector<double>>();
     phase.notes = p.at("notes").get<std::vector<std::string>>();
     c.phases.push_back(std::move(phase));

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -35,7 +36,10 @@ PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n, 
 
 double SltScaledTrace::InstantiatedPhase::compute_ns(int rank) const {
   for (const GroupCompute& g : groups) {
-    if (rank < g.end) return g.ns;
+    if (rank < g.first || rank >= g.end) continue;
+    if (std::find(g.residues.begin(), g.residues.end(), rank % g.modulus) != g.residues.end()) {
+      return g.ns;
+    }
   }
   return 0;
 }
@@ -65,8 +69,9 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   if (k < slt.compute.phases.size()) {
     const PhaseCompute& compute = slt.compute.phases[k];
     for (const InstructionGroup& g : compute.groups) {
+      const auto [first, end] = group_ranks(g.first, g.end, nprocs);
       inst.groups.push_back(
-          {group_ranks(g.first, g.end, nprocs).second, std::max(0.0, g.per_rank_ns.at(nprocs))});
+          {first, end, g.modulus, g.residues, std::max(0.0, g.per_rank_ns.at(nprocs))});
     }
     inst.slot_shares = compute.slot_shares;
   }

@@ -52,10 +52,13 @@ class SltScaledTrace final : public core::ScaledTrace {
     std::int64_t bytes = 0;
     std::int64_t rbytes = 0;
   };
-  // One instruction group at N: ranks below `end` (and above the previous group's) compute
-  // `ns` per repetition.
+  // One instruction group at N: ranks in [first, end) with r mod modulus in `residues`
+  // compute `ns` per repetition.
   struct GroupCompute {
+    std::int64_t first = 0;
     std::int64_t end = 0;
+    std::int64_t modulus = 1;
+    std::vector<std::int64_t> residues;
     double ns = 0;
   };
   struct InstantiatedPhase {

@@ -47,4 +47,18 @@ std::vector<std::string> not_modelled(const model::Slt& slt) {
   return lines;
 }
 
+std::vector<std::string> coverage_lines(const model::Slt& slt) {
+  std::vector<std::string> lines;
+  for (const model::RunCoverage& c : slt.coverage) {
+    std::string line = fmt::format("n = {}: {:.1f} % of the run in exactly modelled phases", c.n,
+                                   100 * c.modelled);
+    if (!c.missing.empty()) {
+      line += fmt::format("; the largest left out: {} ({:.1f} %, {})", c.missing.front().phase,
+                          100 * c.missing.front().share, c.missing.front().why);
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 }  // namespace p3s::report

@@ -12,19 +12,22 @@ std::string prediction_table(const ScalingPrediction& p) {
   std::string out =
       fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
                   p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode);
-  out += fmt::format("{:>7} {:>14} {:>9} {:>11} {:>14} {:>10}  {}\n", "N", "PET (s)", "speedup",
-                     "efficiency", "measured (s)", "pred-meas", "");
+  out += fmt::format("{:>7} {:>14} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N", "PET (s)",
+                     "speedup", "efficiency", "measured (s)", "pred-meas", "covers", "");
   for (const PredictedPoint& pt : p.points) {
     std::string measured = "-", difference = "-";
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.6g}", m->aet_seconds);
     if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
-    out += fmt::format("{:>7} {:>14.6g} {:>9.3f} {:>10.1f}% {:>14} {:>10}  {}\n", pt.n,
+    out += fmt::format("{:>7} {:>14.6g} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
                        pt.pet_seconds, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
-                       pt.traced ? "(traced n)" : "");
+                       100 * pt.covered, pt.traced ? "(traced n)" : "");
   }
   out += fmt::format(
       "\n{} and efficiency against the smallest N above, on the same platform.\n"
+      "covers: the share of the run's time the predicted phases stand for (in the traced run "
+      "at that n, else\nin the largest); what they leave out is listed below and not in the "
+      "PET.\n"
       "measured: the traced run's AET on the machine it ran on. pred-meas compares the platform "
       "with that machine,\nnot only the model: runs with more ranks than cores are slowed by "
       "sharing them.\n\nmodel fit at the training runs (largest error, %):\n",
@@ -36,19 +39,20 @@ std::string prediction_table(const ScalingPrediction& p) {
                        f.volume_error_pct ? fmt::format("{:.2f}", *f.volume_error_pct) : "-",
                        f.compute_error_pct, f.pattern, f.weight_equation);
   }
+  for (const std::string& line : p.coverage) out += fmt::format("coverage: {}\n", line);
   for (const std::string& line : p.not_modelled) out += fmt::format("not modelled: {}\n", line);
   for (const std::string& line : p.warnings) out += fmt::format("WARNING: {}\n", line);
   return out;
 }
 
 std::string prediction_csv(const ScalingPrediction& p) {
-  std::string out = "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds\n";
+  std::string out = "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds,covered\n";
   for (const PredictedPoint& pt : p.points) {
     std::string measured;
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.9g}", m->aet_seconds);
-    out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{}\n", pt.n, pt.pet_seconds, p.speedup(pt),
-                       p.efficiency(pt), pt.traced ? 1 : 0, measured);
+    out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{},{:.6g}\n", pt.n, pt.pet_seconds,
+                       p.speedup(pt), p.efficiency(pt), pt.traced ? 1 : 0, measured, pt.covered);
   }
   return out;
 }
@@ -62,6 +66,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                       {"points", nlohmann::json::array()},
                       {"measured", nlohmann::json::array()},
                       {"phases", nlohmann::json::array()},
+                      {"coverage", p.coverage},
                       {"not_modelled", p.not_modelled},
                       {"warnings", p.warnings}};
   for (const PredictedPoint& pt : p.points) {
@@ -71,7 +76,9 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                             {"efficiency", p.efficiency(pt)},
                             {"traced", pt.traced},
                             {"simulated_events", pt.events},
-                            {"simulation_wall_seconds", pt.sim_wall_seconds}};
+                            {"simulation_wall_seconds", pt.sim_wall_seconds},
+                            {"covered", pt.covered},
+                            {"omitted", pt.omitted}};
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
     j["points"].push_back(point);
   }

@@ -49,6 +49,7 @@ struct ScalingPrediction {
   std::vector<PredictedPoint> points;  // by n
   std::vector<MeasuredRun> measured;   // by n
   std::vector<PhaseFit> fits;
+  std::vector<std::string> coverage;      // each training run's modelled share, in words
   std::vector<std::string> not_modelled;  // phases and notes, in words
   std::vector<std::string> warnings;
 

@@ -132,8 +132,12 @@ TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {
   const fs::path work = scratch_dir("model_random_peers");
   const fs::path slt_file = work / "app.slt";
   const CommandResult modelled = model_training_runs(work, c);
-  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  // Nothing of the run is modelled: p3s model writes the SLT but fails, saying how little it
+  // covers.
+  EXPECT_EQ(modelled.exit_code, 3) << modelled.output;
+  ASSERT_TRUE(fs::exists(slt_file)) << modelled.output;
   EXPECT_NE(modelled.output.find("NOT MODELLED"), std::string::npos) << modelled.output;
+  EXPECT_NE(modelled.output.find("the SLT explains only"), std::string::npos) << modelled.output;
   const CommandResult refused = run_command(
       {p3s_bin(), "generate", slt_file.string(), "-n", "10", "-o", (work / "st4np").string()});
   EXPECT_NE(refused.exit_code, 0) << refused.output;
@@ -151,9 +155,13 @@ TEST(ModelApps, SubcommIsReportedNotModelledAndGenerateRefuses) {
   const fs::path work = scratch_dir("model_subcomm");
   const fs::path slt_file = work / "app.slt";
   const CommandResult modelled = model_training_runs(work, c);
-  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  // The loop takes a quarter to a third of every run: below the default 90 % coverage, p3s model
+  // exits 3, names it and its share, and still writes the SLT.
+  EXPECT_EQ(modelled.exit_code, 3) << modelled.output;
+  ASSERT_TRUE(fs::exists(slt_file)) << modelled.output;
   EXPECT_NE(modelled.output.find("NOT MODELLED"), std::string::npos) << modelled.output;
   EXPECT_NE(modelled.output.find("sub-communicator"), std::string::npos) << modelled.output;
+  EXPECT_NE(modelled.output.find("BELOW 90 %"), std::string::npos) << modelled.output;
 
   // The loop (bcast, reduce, alltoall on sub-communicators) is the phase repeated once per
   // iteration, after the setup's two comm_splits; it alone is not modelled, and every failure

@@ -123,7 +123,7 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
   const auto rows = csv_rows(slurp(dir / "prediction.csv"));
   ASSERT_EQ(rows.size(), points.size() + 1);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
-                                               "traced", "measured_aet_seconds"}));
+                                               "traced", "measured_aet_seconds", "covered"}));
   std::map<std::int64_t, double> measured;
   for (const auto& m : j.at("measured")) {
     measured[m.at("n").get<std::int64_t>()] = m.at("aet_seconds").get<double>();
@@ -132,7 +132,7 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
     const auto& pt = points[i];
     const auto& row = rows[i + 1];
     SCOPED_TRACE("CSV row " + std::to_string(i + 1));
-    ASSERT_EQ(row.size(), 6u);
+    ASSERT_EQ(row.size(), 7u);
     EXPECT_EQ(std::stoll(row[0]), pt.at("n").get<std::int64_t>());
     expect_relative(std::stod(row[1]), pt.at("pet_seconds").get<double>(), 1e-8, "pet_seconds");
     expect_relative(std::stod(row[2]), pt.at("speedup").get<double>(), 1e-5, "speedup");
@@ -144,6 +144,7 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
     } else {
       expect_relative(std::stod(row[5]), m->second, 1e-8, "measured_aet_seconds");
     }
+    expect_relative(std::stod(row[6]), pt.at("covered").get<double>(), 1e-5, "covered");
   }
 }
 

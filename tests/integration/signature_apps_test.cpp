@@ -238,21 +238,23 @@ INSTANTIATE_TEST_SUITE_P(Apps, SignatureSmpiApps,
                                            AppCase{"app_ring", 5, 256, 100, ring_body}),
                          case_name);
 
-TEST(SignatureIrregular, RandomPeersGetsManyPhasesAndNoMainLoop) {
+TEST(SignatureIrregular, RandomPeersHasNoMainLoop) {
   const int n = 16, iters = 200;
   const Signature sig =
       trace_and_sign("signature-random-peers", {"app_random_peers", n, 64, iters, nullptr});
   ASSERT_EQ(static_cast<int>(sig.ranks.size()), n);
   for (const auto& rank : sig.ranks) {
     // Partners change every iteration (random_peers_permutation), so no sequence of events
-    // repeats for long: about one phase per event (an offset pair recurs only by chance among
-    // n * n), none anywhere near the iteration count.
+    // repeats for long: what repeats does so by chance (an offset pair recurring among n * n),
+    // nowhere near the iteration count, and most of the run is one-off stretches.
     const std::string where = "rank " + std::to_string(rank.rank);
-    EXPECT_GT(2 * rank.phase_count, rank.events) << where;
-    for (const RankPhase& p : rank.phases) EXPECT_LT(p.weight, iters / 10) << where;
+    std::int64_t in_stretches = 0;
+    for (const RankPhase& p : rank.phases) {
+      EXPECT_LT(p.weight, iters / 10) << where;
+      if (p.weight == 1) in_stretches += p.total_ns;
+    }
+    EXPECT_GT(2 * in_stretches, rank.run_ns) << where;
   }
-  // Nor do the ranks agree on their phases, and the signature says so.
-  EXPECT_FALSE(sig.notes.empty());
 }
 
 class SignatureBadInput : public ::testing::Test {

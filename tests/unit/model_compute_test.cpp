@@ -117,6 +117,43 @@ TEST(ComputeModel, TwoGroupsGetTheirOwnModel) {
   EXPECT_NEAR(c.groups[1].per_rank_ns.at(64), 1e7 / 64, 1);
 }
 
+TEST(ComputeModel, RanksThatRepeatEveryFewAreClassesOfTheirOwn) {
+  // Ranks with r mod 4 == 3 do three times the work of the others, at every n.
+  std::vector<PhaseComputeRun> training;
+  for (std::int64_t n : {4, 8, 12, 16}) {
+    PhaseComputeRun run = strong_run(n, 0, 0, false, std::nullopt);
+    for (std::int64_t r = 0; r < n; ++r) run.cpu_ns[static_cast<std::size_t>(r)] = r % 4 == 3 ? 3e6 : 1e6;
+    training.push_back(run);
+  }
+  const PhaseCompute c = model_phase_compute(training, {}, constant(10), std::nullopt);
+  ASSERT_EQ(c.groups.size(), 2u);
+  EXPECT_EQ(c.groups[0].modulus, 4);
+  EXPECT_EQ(c.groups[0].residues, (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(c.groups[1].residues, (std::vector<std::int64_t>{3}));
+  EXPECT_FALSE(c.groups[1].slowest);
+  EXPECT_NEAR(c.groups[1].per_rank_ns.at(256), 3e6, 1);
+  EXPECT_NEAR(c.groups[0].per_rank_ns.at(256), 1e6, 1);
+}
+
+TEST(ComputeModel, RanksThatDifferByNoRuleAreGivenTheSlowest) {
+  // One rank per run is 40 % slower, a different one each time: no block, no class.
+  std::vector<PhaseComputeRun> training;
+  const std::vector<std::int64_t> slow = {1, 6, 3};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::int64_t n = std::int64_t{4} << i;
+    PhaseComputeRun run = strong_run(n, 0, 0, false, std::nullopt);
+    for (std::int64_t r = 0; r < n; ++r)
+      run.cpu_ns[static_cast<std::size_t>(r)] = r == slow[i] ? 1.4e6 : 1e6;
+    training.push_back(run);
+  }
+  const PhaseCompute c = model_phase_compute(training, {}, constant(10), std::nullopt);
+  ASSERT_EQ(c.groups.size(), 1u);
+  EXPECT_TRUE(c.groups[0].slowest);
+  for (const ComputePoint& p : c.groups[0].points) EXPECT_DOUBLE_EQ(p.cpu_ns, 1.4e6);
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_NE(c.notes.front().find("slowest rank"), std::string::npos) << c.notes.front();
+}
+
 TEST(ComputeModel, ComputeSectionRoundTripsThroughJson) {
   Slt slt;
   slt.application = "app";
@@ -138,6 +175,9 @@ TEST(ComputeModel, ComputeSectionRoundTripsThroughJson) {
   EXPECT_EQ(back.coverage, slt.coverage);
   nlohmann::json broken = slt_to_json(slt);
   broken["compute"]["phases"][0]["groups"][0]["ranks"] = {0, 0.5};  // ranks left uncovered
+  EXPECT_THROW(slt_from_json(broken, "test"), core::FormatError);
+  broken = slt_to_json(slt);
+  broken["compute"]["phases"][0]["groups"][0]["modulus"] = 2;  // residue 1 in no group
   EXPECT_THROW(slt_from_json(broken, "test"), core::FormatError);
 }
 

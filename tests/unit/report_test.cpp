@@ -183,17 +183,18 @@ TEST(PredictionCsv, OneRowPerPoint) {
   const auto rows = testing::csv_rows(prediction_csv(p));
   ASSERT_EQ(rows.size(), 1 + p.points.size());
   EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
-                                               "traced", "measured_aet_seconds"}));
-  // n, PET, S = 10 / PET, E = S x 4 / n, traced, the run's AET (empty: none at 64).
+                                               "traced", "measured_aet_seconds", "covered"}));
+  // n, PET, S = 10 / PET, E = S x 4 / n, traced, the run's AET (empty: none at 64), covered.
   const double expected[3][4] = {{4, 10, 1, 1}, {16, 4, 2.5, 0.625}, {64, 2, 5, 0.3125}};
   const char* traced[] = {"1", "1", "0"};
   const char* aet[] = {"8", "5", ""};
   for (std::size_t i = 0; i < 3; ++i) {
     SCOPED_TRACE("row " + std::to_string(i + 1));
-    ASSERT_EQ(rows[i + 1].size(), 6u);
+    ASSERT_EQ(rows[i + 1].size(), 7u);
     for (std::size_t k = 0; k < 4; ++k) EXPECT_DOUBLE_EQ(std::stod(rows[i + 1][k]), expected[i][k]);
     EXPECT_EQ(rows[i + 1][4], traced[i]);
     EXPECT_EQ(rows[i + 1][5], aet[i]);
+    EXPECT_EQ(rows[i + 1][6], "1");
   }
 }
 
