@@ -215,9 +215,9 @@ TEST(PredictionJson, KeysAndValues) {
   p.warnings = {"N = 50 not predicted: not a square"};
   const nlohmann::json j = prediction_json(p);
 
-  const std::set<std::string> keys = {"format",       "application", "scaling",  "platform",
-                                      "mode",         "points",      "measured", "phases",
-                                      "not_modelled", "warnings"};
+  const std::set<std::string> keys = {"format",   "application", "scaling",      "platform",
+                                      "mode",     "points",      "measured",     "phases",
+                                      "coverage", "not_modelled", "warnings"};
   std::set<std::string> got;
   for (const auto& [key, value] : j.items()) got.insert(key);
   EXPECT_EQ(got, keys);
@@ -238,7 +238,9 @@ TEST(PredictionJson, KeysAndValues) {
                                             "efficiency",
                                             "traced",
                                             "simulated_events",
-                                            "simulation_wall_seconds"};
+                                            "simulation_wall_seconds",
+                                            "covered",
+                                            "omitted"};
   for (std::size_t i = 0; i < 3; ++i) {
     const nlohmann::json& pt = j["points"][i];
     std::set<std::string> pk;
