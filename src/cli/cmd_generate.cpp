@@ -43,6 +43,7 @@ int run_generate(const Args& args) {
   std::string ranks;
   std::string ti_dir;
   bool carry = false;
+  bool partial = false;
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
                                                  "the model (app.slt)")(
       "nprocs,n", po::value(&nprocs)->required(), "process count N")(
@@ -50,13 +51,16 @@ int run_generate(const Args& args) {
       "ranks", po::value(&ranks), "only ranks a-b")(
       "export-ti", po::value(&ti_dir), "also write SimGrid time-independent traces here")(
       "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled");
+      "carry the largest run's pattern for phases that are not modelled")(
+      "partial", po::bool_switch(&partial),
+      "leave out the phases that cannot be instantiated at N (named, with their share of the "
+      "largest training run) instead of refusing N");
   po::positional_options_description pos;
   pos.add("slt", 1);
   const auto parsed =
       parse_options(args, desc,
                     "usage: p3s generate app.slt -n N [-o DIR] [--ranks a-b] [--export-ti DIR]\n"
-                    "                    [--carry-nearest]\n\n"
+                    "                    [--carry-nearest] [--partial]\n\n"
                     "Writes DIR/st4np.txt, the trace the application would produce at N\n"
                     "processes, and checks it is consistent.\n\n",
                     pos);
@@ -64,7 +68,8 @@ int run_generate(const Args& args) {
   if (nprocs < 1) throw UsageError("-n must be at least 1");
 
   const model::Slt slt = model::read_slt(slt_file);
-  const auto trace = instantiate(slt, nprocs, carry, "generate");
+  const auto trace =
+      instantiate(slt, nprocs, {.carry_nearest = carry, .omit_unavailable = partial}, "generate");
   if (!trace) return 1;
 
   const auto [first, last] = ranks.empty() ? std::pair{0, nprocs - 1} : parse_range(ranks, nprocs);

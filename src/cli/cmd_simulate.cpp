@@ -21,6 +21,7 @@ int run_simulate(const Args& args) {
   std::string slt_file, json_file;
   int nprocs = 0;
   bool carry = false;
+  bool partial = false;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
@@ -28,7 +29,10 @@ int run_simulate(const Args& args) {
       "nprocs,n", po::value(&nprocs)->required(), "process count N")(
       "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here")(
       "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled");
+      "carry the largest run's pattern for phases that are not modelled")(
+      "partial", po::bool_switch(&partial),
+      "leave out the phases that cannot be instantiated at N (named, with their share of the "
+      "largest training run) instead of refusing N");
   add_simulation_flags(desc, flags);
   po::positional_options_description pos;
   pos.add("slt", 1);
@@ -36,7 +40,7 @@ int run_simulate(const Args& args) {
       args, desc,
       "usage: p3s simulate app.slt -n N --platform P.xml [--ranks-per-host k]\n"
       "                    [--mapping block|cyclic] [--cfg smpi/KEY:VALUE]... [--cpu-speedup X]\n"
-      "                    [--full] [--repetitions M] [--json FILE]\n\n"
+      "                    [--full] [--repetitions M] [--json FILE] [--partial]\n\n"
       "Replays the model at N processes in SimGrid's SMPI. By default each relevant phase is\n"
       "simulated on its own (a warm-up, then M measured repetitions): PhaseET is the slowest\n"
       "rank's time per repetition and PET = sum of PhaseET x weight. --full simulates every\n"
@@ -48,7 +52,8 @@ int run_simulate(const Args& args) {
   sim::SimOptions options = simulation_options(flags);
 
   const model::Slt slt = model::read_slt(slt_file);
-  const auto trace = instantiate(slt, nprocs, carry, "simulate");
+  const auto trace =
+      instantiate(slt, nprocs, {.carry_nearest = carry, .omit_unavailable = partial}, "simulate");
   if (!trace) return 1;
 
   fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}\n", slt_file, nprocs,

@@ -58,16 +58,35 @@ std::string coverage_text(const model::Slt& slt, double minimum) {
 }
 
 std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,
-                                                   bool carry_nearest, std::string_view command) {
+                                                   const model::InstantiateOptions& options,
+                                                   std::string_view command) {
   std::unique_ptr<model::SltScaledTrace> trace;
   try {
-    trace = std::make_unique<model::SltScaledTrace>(
-        slt, nprocs, model::InstantiateOptions{.carry_nearest = carry_nearest});
+    trace = std::make_unique<model::SltScaledTrace>(slt, nprocs, options);
   } catch (const std::domain_error& e) {
-    fmt::print(stderr, "p3s {}: refused: {}\n", command, e.what());
+    fmt::print(stderr, "p3s {}: refused: {} (--partial leaves out what cannot be instantiated)\n",
+               command, e.what());
     return nullptr;
   }
   for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
+  double left_out = 0;
+  for (const model::OmittedPhase& o : trace->omitted()) {
+    double share = 0;
+    for (const model::PhaseModel& p : slt.phases) {
+      if (p.name == o.name && !p.runs_n.empty() && p.runs_n.back() == slt.runs.back()) {
+        share = p.shares.back();
+      }
+    }
+    left_out += share;
+    fmt::print(stderr, "WARNING: LEFT OUT {} ({:.1f} % of the largest training run): {}\n", o.name,
+               100 * share, o.reason);
+  }
+  if (!trace->omitted().empty()) {
+    fmt::print(stderr,
+               "WARNING: the ST4NP at N = {} leaves out {} phase(s), {:.1f} % of the largest "
+               "training run's time\n",
+               nprocs, trace->omitted().size(), 100 * left_out);
+  }
   return trace;
 }
 

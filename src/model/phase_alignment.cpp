@@ -50,7 +50,9 @@ std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64
   std::map<SlotKey, std::int64_t> repeats;
   for (const EventToken& t : events) {
     SlotKey key;
-    key.group = {t.op, t.tag, t.rtag, t.comm, 0};
+    // A message's slot does not depend on the communicator it travels on (its peers are world
+    // ranks, and communicator shapes are numbered by each rank for itself).
+    key.group = {t.op, t.tag, t.rtag, is_point_to_point(t) ? 0 : t.comm, 0};
     if (is_point_to_point(t)) {
       key.dst = offset_of(t.dst, rank, n, method);
       key.src = offset_of(t.src, rank, n, method);

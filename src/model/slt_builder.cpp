@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <span>
 #include <stdexcept>
@@ -213,7 +214,10 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     slot.sends = example->dst >= 0;
     slot.receives = example->src >= 0;
     slot.rooted = example->root >= 0;
-    if (example->comm != 0) {
+    // A message's peers are world ranks whatever communicator carries it, so point-to-point
+    // calls on a sub-communicator are modelled like the world's; a collective's members are the
+    // communicator's, which the model does not express yet.
+    if (example->comm != 0 && core::op_kind(slot.op) == core::OpKind::Collective) {
       failures.push_back(
           fmt::format("slot {} ({}) uses a sub-communicator, which this model "
                       "does not express yet",
@@ -283,6 +287,60 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
   phase.slots = std::move(slots);
   phase.growing = growing;
   return true;
+}
+
+// A message's size is the sender's: the receive slot that takes it gets the send slot's size
+// fit, so that at N both ends agree to the byte even where sizes are data-dependent means
+// fitted apart. Which send slot feeds a receive slot is read off the largest run by MPI's
+// matching order (the k-th receive from a peer with a tag takes that peer's k-th send to it
+// with that tag); a receive slot fed by different send slots on different ranks keeps its own.
+void tie_receive_sizes(const AlignedRun& run, PhaseModel& phase) {
+  if (phase.growing) return;
+  const auto n = static_cast<std::size_t>(run.n);
+  struct Sent {
+    std::int32_t slot;
+    std::int32_t tag;
+    std::int64_t to;
+  };
+  std::vector<std::vector<Sent>> sends(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::int32_t slot : run.order[r]) {
+      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
+      if (e && e->dst >= 0 && core::op_kind(e->op) == core::OpKind::PointToPoint) {
+        sends[r].push_back(
+            {slot, e->tag, absolute_peer(e->dst, static_cast<std::int64_t>(r), run.n)});
+      }
+    }
+  }
+  std::vector<std::optional<std::int32_t>> feeder(phase.slots.size());
+  std::vector<bool> mixed(phase.slots.size(), false);
+  for (std::size_t r = 0; r < n; ++r) {
+    std::map<std::pair<std::int64_t, std::int32_t>, std::size_t> taken;  // (peer, tag) -> count
+    for (std::int32_t slot : run.order[r]) {
+      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
+      if (!e || e->src < 0 || core::op_kind(e->op) != core::OpKind::PointToPoint) continue;
+      const std::int64_t from = absolute_peer(e->src, static_cast<std::int64_t>(r), run.n);
+      const std::size_t k = taken[{from, e->rtag}]++;
+      std::optional<std::int32_t> source;
+      std::size_t seen = 0;
+      for (const Sent& sent : sends[static_cast<std::size_t>(from)]) {
+        if (sent.to != static_cast<std::int64_t>(r) || sent.tag != e->rtag) continue;
+        if (seen++ == k) {
+          source = sent.slot;
+          break;
+        }
+      }
+      const auto s = static_cast<std::size_t>(slot);
+      if (!source || (feeder[s] && *feeder[s] != *source)) mixed[s] = true;
+      feeder[s] = source;
+    }
+  }
+  for (std::size_t s = 0; s < phase.slots.size(); ++s) {
+    if (mixed[s] || !feeder[s]) continue;
+    const SlotModel& from = phase.slots[static_cast<std::size_t>(*feeder[s])];
+    phase.slots[s].rbytes = from.bytes;
+    phase.slots[s].rbytes_spread = from.bytes_spread;
+  }
 }
 
 CarriedPattern carry_largest(std::span<const PhaseRun> runs) {
@@ -384,6 +442,7 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
     } else {
       PhaseModel attempt = phase;
       if (model_pattern(alignment, phase_runs, attempt, failures)) {
+        tie_receive_sizes(alignment.runs.back(), attempt);
         attempt.pattern_modelled = true;
         attempt.alignment = alignment_method_name(method);
         phase = std::move(attempt);

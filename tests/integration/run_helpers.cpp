@@ -75,6 +75,17 @@ CommandResult trace_app(const std::filesystem::path& out, int nprocs, const std:
   return run_command(argv);
 }
 
+CommandResult trace_program(const std::filesystem::path& out, int nprocs,
+                            const std::vector<std::string>& program,
+                            const std::filesystem::path& cwd) {
+  std::filesystem::create_directories(cwd);
+  std::vector<std::string> argv = {
+      "env",        "-C", cwd.string(), p3s_bin(),         "trace", "--out",
+      out.string(), "--", P3S_MPIRUN,   "--oversubscribe", "-np",   std::to_string(nprocs)};
+  argv.insert(argv.end(), program.begin(), program.end());
+  return run_command(argv);
+}
+
 CommandResult smpirun_app(const std::filesystem::path& cwd, int nprocs, const std::string& app,
                           const std::vector<std::string>& args,
                           const std::vector<std::string>& options) {

@@ -24,6 +24,12 @@ CommandResult trace_app(const std::filesystem::path& out, int nprocs, const std:
                         const std::vector<std::string>& args,
                         const std::vector<std::string>& trace_flags = {});
 
+// p3s trace --out DIR -- mpirun --oversubscribe -np N PROGRAM..., run in `cwd`: any MPI
+// program (a real application) as a user traces it.
+CommandResult trace_program(const std::filesystem::path& out, int nprocs,
+                            const std::vector<std::string>& program,
+                            const std::filesystem::path& cwd);
+
 // smpirun -platform P3S_SMPI_PLATFORM OPTIONS... -np N SMPI_APPS_DIR/smpi_APP ARGS..., run in
 // `cwd` (created if missing): the app built by smpicc, simulated by SimGrid.
 CommandResult smpirun_app(const std::filesystem::path& cwd, int nprocs, const std::string& app,
