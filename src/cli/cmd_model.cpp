@@ -37,8 +37,11 @@ void print_phase(const model::PhaseModel& p) {
     for (const std::string& f : p.failures) fmt::print("    {}\n", f);
     return;
   }
-  fmt::print("  pattern modelled ({} alignment{}), {} slot(s)\n", p.alignment,
-             p.growing ? ", growing with n" : "", p.slots.size());
+  fmt::print("  pattern modelled ({} alignment), {} slot(s){}\n", p.alignment, p.slots.size(),
+             p.layout.block
+                 ? fmt::format(": {} before a block of {} repeated {} times", p.layout.block->first,
+                               p.layout.block->period, p.layout.block->count.text())
+                 : "");
   for (const auto* rules : {&p.dst_rules, &p.src_rules, &p.root_rules}) {
     if (!*rules) continue;
     for (const model::PeerRule& rule : (*rules)->rules) fmt::print("    {}\n", rule.text());
@@ -57,8 +60,9 @@ void print_compute(const model::PhaseCompute& c, const std::string& metric) {
   fmt::print("  compute ({}), {} instruction group(s):\n", metric, c.groups.size());
   for (const model::InstructionGroup& g : c.groups) {
     const std::string ranks =
-        g.modulus > 1 ? fmt::format("ranks r mod {} in {{{}}}", g.modulus, fmt::join(g.residues, ","))
-                      : fmt::format("ranks [{:.3g} n, {:.3g} n)", g.first, g.end);
+        g.modulus > 1
+            ? fmt::format("ranks r mod {} in {{{}}}", g.modulus, fmt::join(g.residues, ","))
+            : fmt::format("ranks [{:.3g} n, {:.3g} n)", g.first, g.end);
     fmt::print("    {}: per rank = {} ns{} (max error {:.2f} %)\n", ranks, g.per_rank_ns.equation(),
                g.slowest ? " (the slowest rank's)" : "", g.per_rank_ns.quality.max_error_pct);
     if (g.total_instructions) {

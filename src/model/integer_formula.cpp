@@ -12,8 +12,9 @@
 namespace p3s::model {
 namespace {
 
-constexpr std::array<std::string_view, 9> kSymbols = {
-    "n", "sqrt(n)", "cbrt(n)", "cbrt(n)^2", "log2(n)", "n/2", "log2(n)/2", "s", "2^s"};
+constexpr std::array<std::string_view, 11> kSymbols = {
+    "n",         "sqrt(n)", "cbrt(n)", "cbrt(n)^2",        "log2(n)",        "n/2",
+    "log2(n)/2", "s",       "2^s",     "floor(log2(n)/2)", "ceil(log2(n)/2)"};
 
 std::optional<std::int64_t> half(std::optional<std::int64_t> v) {
   if (!v || *v % 2 != 0) return std::nullopt;
@@ -57,6 +58,12 @@ std::optional<std::int64_t> basis_value(FormulaBasis basis, std::int64_t n, std:
     case FormulaBasis::Pow2Slot:
       if (slot < 0 || slot > 62) return std::nullopt;
       return std::int64_t{1} << slot;
+    case FormulaBasis::FloorHalfLog2:
+    case FormulaBasis::CeilHalfLog2: {
+      const std::optional<std::int64_t> bits = exact_log2(n);
+      if (!bits) return std::nullopt;
+      return basis == FormulaBasis::FloorHalfLog2 ? *bits / 2 : (*bits + 1) / 2;
+    }
   }
   return std::nullopt;
 }

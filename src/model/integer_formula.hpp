@@ -14,15 +14,17 @@ namespace p3s::model {
 // The functions a formula combines. Each is an exact integer or undefined at a given n: sqrt(n)
 // exists only for squares, so a formula in sqrt(n) cannot be used at n = 120.
 enum class FormulaBasis : std::uint8_t {
-  N,            // n
-  Sqrt,         // sqrt(n)
-  Cbrt,         // cbrt(n)
-  CbrtSquared,  // cbrt(n)^2, the face of a cube
-  Log2,         // log2(n)
-  HalfN,        // n/2
-  HalfLog2,     // log2(n)/2
-  Slot,         // s
-  Pow2Slot,     // 2^s
+  N,              // n
+  Sqrt,           // sqrt(n)
+  Cbrt,           // cbrt(n)
+  CbrtSquared,    // cbrt(n)^2, the face of a cube
+  Log2,           // log2(n)
+  HalfN,          // n/2
+  HalfLog2,       // log2(n)/2
+  Slot,           // s
+  Pow2Slot,       // 2^s
+  FloorHalfLog2,  // floor(log2(n)/2): bits of a grid's rows when a power of two is split in two
+  CeilHalfLog2,   // ceil(log2(n)/2): bits of its columns
 };
 
 std::string_view basis_symbol(FormulaBasis basis);        // "sqrt(n)"

@@ -51,8 +51,9 @@ std::optional<IntegerFormula> fit_with(std::span<const FormulaSample> samples,
 }  // namespace
 
 std::vector<FormulaBasis> size_bases() {
-  return {FormulaBasis::N,    FormulaBasis::Sqrt,  FormulaBasis::Cbrt,    FormulaBasis::CbrtSquared,
-          FormulaBasis::Log2, FormulaBasis::HalfN, FormulaBasis::HalfLog2};
+  return {FormulaBasis::N,           FormulaBasis::Sqrt,          FormulaBasis::Cbrt,
+          FormulaBasis::CbrtSquared, FormulaBasis::Log2,          FormulaBasis::HalfN,
+          FormulaBasis::HalfLog2,    FormulaBasis::FloorHalfLog2, FormulaBasis::CeilHalfLog2};
 }
 
 std::vector<FormulaBasis> size_and_slot_bases() {

@@ -283,6 +283,12 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
       options.slot_indexed ? size_and_slot_bases() : size_bases();
   PeerRuleInference best;
   bool have_best = false;
+  // Of the rules that reproduce every run, the one whose parameters depend least on n: a
+  // neighbour at a constant offset on a grid generalises, a distance that happens to equal
+  // 2*floor(log2(n)/2) at n = 4..32 does not. Ties go to the simpler template (earlier).
+  std::optional<PeerRule> exact;
+  std::size_t exact_terms = 0;
+  std::size_t exact_checked = 0;
 
   for (const Template& t : templates()) {
     bool usable = true;
@@ -300,7 +306,17 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
       for (const PeerSample& s : samples) {
         compare(rule.at(s.n, s.slot), s, options.reported_mismatches, tally);
       }
-      if (tally.count == 0) return {rule, "", "", {}, 0, tally.checked};
+      if (tally.count == 0) {
+        std::size_t terms = 0;
+        for (const IntegerFormula& f : general.formulas) terms += f.terms.size();
+        if (!exact || terms < exact_terms) {
+          exact = rule;
+          exact_terms = terms;
+          exact_checked = tally.checked;
+        }
+        if (terms == 0) break;  // constant parameters: nothing later is simpler
+        continue;
+      }
       outcome.closest = rule.text();
       outcome.reason = fmt::format("the closest rule differs from the runs at {} of {} rank peers",
                                    tally.count, tally.checked);
@@ -336,6 +352,7 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
       have_best = true;
     }
   }
+  if (exact) return {*exact, "", "", {}, 0, exact_checked};
   return best;
 }
 

@@ -1,67 +1,70 @@
 #include "model/slot_sequence.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "model/integer_formula_fit.hpp"
-
 namespace p3s::model {
 
-const PeerRule& SlotSequenceModel::rule_for(std::int64_t slot) const {
-  return rules.at(slot_indexed ? 0 : static_cast<std::size_t>(slot));
+std::optional<std::int64_t> SlotLayout::slots_at(std::int64_t n) const {
+  if (!block) return templates;
+  const std::optional<std::int64_t> count = block->count.try_at(n);
+  if (!count || *count < 0) return std::nullopt;
+  return templates - block->period + *count * block->period;
+}
+
+SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
+  if (!block || k < block->first) return {k, k};
+  const std::int64_t count = block->count.at(n);
+  const std::int64_t in_block = k - block->first;
+  if (in_block < count * block->period) {
+    return {block->first + in_block % block->period, in_block / block->period};
+  }
+  const std::int64_t t = k - (count - 1) * block->period;
+  return {t, t};
+}
+
+bool SlotLayout::in_block(std::int64_t template_index) const {
+  return block && template_index >= block->first && template_index < block->first + block->period;
 }
 
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
+                                          const SlotLayout& layout,
                                           const PeerInferenceOptions& options) {
   if (runs.empty()) throw std::invalid_argument("no runs to infer a phase's peers from");
+  for (const PhasePeers& run : runs) {
+    if (layout.slots_at(run.n) != static_cast<std::int64_t>(run.slots.size())) {
+      throw std::invalid_argument(fmt::format(
+          "the phase's layout does not give the {} slots of n = {}", run.slots.size(), run.n));
+    }
+  }
   SlotSequenceInference out;
   if (runs.size() < 2) {
     out.reason = "one run cannot show how the phase changes with n";
     return out;
   }
-  std::vector<FormulaSample> counts;
+  std::vector<std::vector<PeerSample>> samples(static_cast<std::size_t>(layout.templates));
   for (const PhasePeers& run : runs) {
-    counts.push_back({run.n, 0, static_cast<std::int64_t>(run.slots.size())});
-  }
-  const std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
-  if (!count) {
-    std::vector<std::string> seen;
-    for (const FormulaSample& c : counts) seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
-    out.reason = fmt::format("the number of communications ({}) follows no formula in n",
-                             fmt::join(seen, "; "));
-    return out;
-  }
-
-  SlotSequenceModel model{*count, !count->terms.empty(), {}};
-  if (model.slot_indexed) {
-    std::vector<PeerSample> samples;
-    for (const PhasePeers& run : runs) {
-      for (std::size_t s = 0; s < run.slots.size(); ++s) {
-        samples.push_back({run.n, static_cast<std::int64_t>(s), run.slots[s]});
-      }
-    }
-    PeerInferenceOptions indexed = options;
-    indexed.slot_indexed = true;
-    out.slots.push_back(infer_peer_rule(samples, indexed));
-  } else {
-    for (std::size_t s = 0; s < runs.front().slots.size(); ++s) {
-      std::vector<PeerSample> samples;
-      for (const PhasePeers& run : runs) {
-        samples.push_back({run.n, static_cast<std::int64_t>(s), run.slots[s]});
-      }
-      out.slots.push_back(infer_peer_rule(samples, options));
+    for (std::size_t k = 0; k < run.slots.size(); ++k) {
+      const SlotLayout::Place at = layout.place(static_cast<std::int64_t>(k), run.n);
+      samples[static_cast<std::size_t>(at.template_index)].push_back({run.n, at.s, run.slots[k]});
     }
   }
-
-  for (std::size_t s = 0; s < out.slots.size(); ++s) {
-    const PeerRuleInference& slot = out.slots[s];
+  SlotSequenceModel model;
+  for (std::size_t t = 0; t < samples.size(); ++t) {
+    PeerInferenceOptions own = options;
+    own.slot_indexed = layout.in_block(static_cast<std::int64_t>(t));
+    if (samples[t].empty()) {
+      out.reason = fmt::format("slot {} is used in no run", t);
+      return out;
+    }
+    out.slots.push_back(infer_peer_rule(samples[t], own));
+    const PeerRuleInference& slot = out.slots.back();
     if (!slot.modelled()) {
-      out.reason = model.slot_indexed
-                       ? fmt::format("the slot-indexed rule is not modelled: {}", slot.reason)
-                       : fmt::format("slot {} is not modelled: {}", s, slot.reason);
+      out.reason = own.slot_indexed ? fmt::format("slot {} (repeated with n) is not modelled: {}",
+                                                  t, slot.reason)
+                                    : fmt::format("slot {} is not modelled: {}", t, slot.reason);
       return out;
     }
     model.rules.push_back(*slot.rule);
@@ -71,17 +74,36 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
 }
 
 void to_json(nlohmann::json& out, const SlotSequenceModel& model) {
-  out = {{"slot_count", model.slot_count},
-         {"slot_indexed", model.slot_indexed},
-         {"rules", model.rules}};
+  out = {{"rules", model.rules}};
 }
 
 void from_json(const nlohmann::json& in, SlotSequenceModel& model) {
-  model.slot_count = in.at("slot_count").get<IntegerFormula>();
-  model.slot_indexed = in.at("slot_indexed").get<bool>();
   model.rules = in.at("rules").get<std::vector<PeerRule>>();
-  if (model.slot_indexed && model.rules.size() != 1) {
-    throw std::invalid_argument("a slot-indexed phase has exactly one rule");
+}
+
+void to_json(nlohmann::json& out, const SlotLayout& layout) {
+  out = {{"templates", layout.templates}};
+  if (layout.block) {
+    out["block"] = {{"first", layout.block->first},
+                    {"period", layout.block->period},
+                    {"count", layout.block->count}};
+  } else {
+    out["block"] = nullptr;
+  }
+}
+
+void from_json(const nlohmann::json& in, SlotLayout& layout) {
+  layout.templates = in.at("templates").get<std::int64_t>();
+  if (layout.templates < 0) throw std::invalid_argument("a layout has no negative templates");
+  layout.block.reset();
+  if (!in.at("block").is_null()) {
+    const nlohmann::json& b = in.at("block");
+    SlotBlock block{b.at("first").get<std::int64_t>(), b.at("period").get<std::int64_t>(),
+                    b.at("count").get<IntegerFormula>()};
+    if (block.first < 0 || block.period < 1 || block.first + block.period > layout.templates) {
+      throw std::invalid_argument("a layout's block lies within its templates");
+    }
+    layout.block = block;
   }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // All the communication slots of one phase together. Usually a phase has the same slots at
-// every n and each slot gets its own rule; in some (a butterfly, CG's exchanges) the number of
-// slots grows with n, and then the count is a formula in n and one rule, whose parameters may
-// use the slot index s, covers every slot (002 sec. 4.2, fig. 7).
+// every n and each slot gets its own rule. In some the number of slots grows with n: a
+// butterfly makes one exchange per bit of n, an FFT an alltoall and then such exchanges. Then
+// a block of slots repeats a number of times given by a formula in n, between fixed slots
+// before and after it, and the rules of the block's slots may use the repetition index s
+// (002 sec. 4.2, fig. 7).
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -16,6 +18,32 @@
 
 namespace p3s::model {
 
+// Templates [first, first + period) repeat `count` times in place.
+struct SlotBlock {
+  std::int64_t first = 0;
+  std::int64_t period = 1;
+  IntegerFormula count;
+  bool operator==(const SlotBlock&) const = default;
+};
+
+// Where a phase's slots at n come from: its slot templates, and the block they may hold.
+struct SlotLayout {
+  std::int64_t templates = 0;
+  std::optional<SlotBlock> block;
+
+  // Slots at n; nothing where the block's count is undefined or negative there.
+  std::optional<std::int64_t> slots_at(std::int64_t n) const;
+  // The template of the k-th slot at n, and s: the repetition of the block it is in (for a
+  // slot outside the block, its template's index).
+  struct Place {
+    std::int64_t template_index = 0;
+    std::int64_t s = 0;
+  };
+  Place place(std::int64_t k, std::int64_t n) const;
+  bool in_block(std::int64_t template_index) const;
+  bool operator==(const SlotLayout&) const = default;
+};
+
 // One phase in one run: slots[s][r] is rank r's peer in the phase's s-th communication, with
 // border ranks already padded with kNoPeer (001 sec. 3.2.1) so every rank has every slot.
 struct PhasePeers {
@@ -24,29 +52,27 @@ struct PhasePeers {
 };
 
 struct SlotSequenceModel {
-  IntegerFormula slot_count;
-  bool slot_indexed = false;    // one rule for every slot, evaluated with s = the slot index
-  std::vector<PeerRule> rules;  // a fixed count: one per slot; slot-indexed: exactly one
-
-  const PeerRule& rule_for(std::int64_t slot) const;
+  std::vector<PeerRule> rules;  // one per slot template
   bool operator==(const SlotSequenceModel&) const = default;
 };
 
 struct SlotSequenceInference {
-  std::optional<SlotSequenceModel> model;  // set when the count and every slot are modelled
-  // One report per rule looked for (per slot, or the one slot-indexed rule); empty when the
-  // slot count itself follows no formula.
-  std::vector<PeerRuleInference> slots;
-  std::string reason;  // why it is not modelled, in one line
+  std::optional<SlotSequenceModel> model;  // set when every template is modelled
+  std::vector<PeerRuleInference> slots;    // one report per template
+  std::string reason;                      // why it is not modelled, in one line
 
   bool modelled() const { return model.has_value(); }
 };
 
-// Throws std::invalid_argument on no runs or a malformed one (see infer_peer_rule).
+// Each run's slots must follow `layout` at its n. Throws std::invalid_argument on no runs, a run
+// whose slot count the layout does not give, or a malformed run (see infer_peer_rule).
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
+                                          const SlotLayout& layout,
                                           const PeerInferenceOptions& options = {});
 
 void to_json(nlohmann::json& out, const SlotSequenceModel& model);
 void from_json(const nlohmann::json& in, SlotSequenceModel& model);
+void to_json(nlohmann::json& out, const SlotLayout& layout);
+void from_json(const nlohmann::json& in, SlotLayout& layout);
 
 }  // namespace p3s::model

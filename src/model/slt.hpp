@@ -72,13 +72,13 @@ struct PhaseModel {
   ScalingFit weight;
   bool pattern_modelled = false;
   std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
-  std::vector<std::string> failures;  // why the pattern is not modelled, naming ranks
-  std::vector<SlotModel> slots;       // fixed count; a growing phase has one repeated slot
-  std::optional<SlotSequenceModel> dst_rules;
+  std::vector<std::string> failures;           // why the pattern is not modelled, naming ranks
+  std::vector<SlotModel> slots;                // the slot templates (layout.templates of them)
+  SlotLayout layout;                           // how the templates make the slots at n
+  std::optional<SlotSequenceModel> dst_rules;  // a rule per template
   std::optional<SlotSequenceModel> src_rules;
   std::optional<SlotSequenceModel> root_rules;
-  bool growing = false;  // slot count is dst_rules/src_rules' slot_count at n
-  SlotOrder order;
+  SlotOrder order;  // with a block, every rank makes its slots in order
   std::optional<CarriedPattern> carried;
 };
 
@@ -118,8 +118,8 @@ struct InstructionGroup {
 struct PhaseCompute {
   // Cover the ranks: blocks in order, or the classes of one block.
   std::vector<InstructionGroup> groups;
-  std::vector<double> slot_shares;       // share of a repetition's compute before each slot
-  std::vector<std::string> notes;        // non-constant totals, CPI regime changes, dropped points
+  std::vector<double> slot_shares;  // share of a repetition's compute before each slot
+  std::vector<std::string> notes;   // non-constant totals, CPI regime changes, dropped points
   bool operator==(const PhaseCompute&) const = default;
 };
 

@@ -9,7 +9,9 @@
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 
+#include "model/integer_formula_fit.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/phase_compute_model.hpp"
 #include "model/phase_matching.hpp"
@@ -91,7 +93,8 @@ std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std
 // initial lattice's ghost counts are not a liquid's). A rooted collective's root may receive
 // (gather) or send (scatter) for all: its side is the largest, and the other ranks ignore it.
 std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
-                                    std::span<const PhaseRun> phase_runs, bool growing,
+                                    std::span<const PhaseRun> phase_runs,
+                                    const std::vector<std::vector<std::size_t>>& slots_of_run,
                                     std::size_t slot, bool receive_side, double& spread,
                                     std::vector<std::string>& failures) {
   std::vector<ScalingPoint> points;
@@ -103,8 +106,7 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
     std::size_t count = 0;
     bool rooted = false;
     std::size_t low_rank = 0, high_rank = 0;
-    for (std::size_t s = 0; s < run.slot_events.size(); ++s) {
-      if (!growing && s != slot) continue;
+    for (const std::size_t s : slots_of_run[i]) {
       for (std::size_t r = 0; r < run.slot_events[s].size(); ++r) {
         const auto& e = run.slot_events[s][r];
         if (!e) continue;
@@ -178,25 +180,136 @@ std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slo
   return std::nullopt;
 }
 
+// (operation, tags) of each slot of a run: what a slot template is, whatever the peers.
+using SlotCall = std::tuple<core::Op, std::int32_t, std::int32_t>;
+
+std::vector<SlotCall> slot_calls(const AlignedRun& run) {
+  std::vector<SlotCall> calls;
+  for (const auto& slot_events : run.slot_events) {
+    SlotCall call{core::Op::Barrier, -1, -1};
+    for (const auto& e : slot_events) {
+      if (e) {
+        call = {e->op, e->tag, e->rtag};
+        break;
+      }
+    }
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+// How a phase's slots at each n come from templates: the same slots in every run, or fixed
+// slots before and after a block of calls that repeats a number of times given by a formula
+// in n (a butterfly's exchanges, after an alltoall). Nothing, with `failure` saying why, when
+// the runs' calls follow no such layout.
+std::optional<SlotLayout> infer_layout(const Alignment& alignment, std::string& failure) {
+  std::vector<std::vector<SlotCall>> calls;
+  bool same = true;
+  for (const AlignedRun& run : alignment.runs) {
+    calls.push_back(slot_calls(run));
+    same = same && calls.back().size() == calls.front().size();
+  }
+  if (same) return SlotLayout{static_cast<std::int64_t>(calls.front().size()), std::nullopt};
+  std::size_t shortest = calls.front().size();
+  for (const auto& c : calls) shortest = std::min(shortest, c.size());
+  auto common = [&](auto at) {
+    std::size_t k = 0;
+    while (k < shortest && std::all_of(calls.begin(), calls.end(), [&](const auto& c) {
+             return at(c, k) == at(calls.front(), k);
+           })) {
+      ++k;
+    }
+    return k;
+  };
+  const std::size_t before = common([](const auto& c, std::size_t k) { return c[k]; });
+  const std::size_t after = std::min(
+      common([](const auto& c, std::size_t k) { return c[c.size() - 1 - k]; }), shortest - before);
+  const std::vector<SlotCall>* longest = &calls.front();
+  for (const auto& c : calls) {
+    if (c.size() > longest->size()) longest = &c;
+  }
+  for (std::size_t period = 1; before + period + after <= longest->size(); ++period) {
+    const auto body = longest->begin() + static_cast<std::ptrdiff_t>(before);
+    bool repeats = true;
+    for (std::size_t i = 0; i < calls.size() && repeats; ++i) {
+      const std::size_t middle = calls[i].size() - before - after;
+      repeats = middle % period == 0;
+      for (std::size_t k = 0; k < middle && repeats; ++k) {
+        repeats = calls[i][before + k] == *(body + static_cast<std::ptrdiff_t>(k % period));
+      }
+    }
+    if (!repeats) continue;
+    // Copies of the block the common calls took before or after it belong to it (the one
+    // exchange a run at n = 2 still makes is the block's first repetition, not a fixed slot).
+    auto copy_at = [&](std::size_t at) {
+      return std::equal(body, body + static_cast<std::ptrdiff_t>(period),
+                        longest->begin() + static_cast<std::ptrdiff_t>(at));
+    };
+    std::size_t first = before, last = after;
+    while (first >= period && copy_at(first - period)) first -= period;
+    while (last >= period && copy_at(longest->size() - last)) last -= period;
+    std::vector<FormulaSample> counts;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const std::size_t middle = calls[i].size() - first - last;
+      counts.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(middle / period)});
+    }
+    const std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
+    if (!count) {
+      std::vector<std::string> seen;
+      for (const FormulaSample& c : counts)
+        seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
+      failure = fmt::format(
+          "the calls of one repetition change with n: a block of {} call(s) repeats {} times, "
+          "which follows no formula in n",
+          period, fmt::join(seen, "; "));
+      return std::nullopt;
+    }
+    return SlotLayout{
+        static_cast<std::int64_t>(first + period + last),
+        SlotBlock{static_cast<std::int64_t>(first), static_cast<std::int64_t>(period), *count}};
+  }
+  failure =
+      "the calls of one repetition change with n, and not as a block that repeats between "
+      "the same calls";
+  return std::nullopt;
+}
+
 // The communication pattern of one phase under one alignment; failures says why not.
 bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
                    PhaseModel& phase, std::vector<std::string>& failures) {
-  const std::size_t first_count = alignment.runs.front().slot_events.size();
-  bool growing = false;
-  for (const AlignedRun& run : alignment.runs) growing |= run.slot_events.size() != first_count;
+  std::string layout_failure;
+  const std::optional<SlotLayout> layout = infer_layout(alignment, layout_failure);
+  if (!layout) {
+    failures.push_back(layout_failure);
+    return false;
+  }
+  // slots_of[t][i]: the slots of run i that are template t.
+  const auto templates = static_cast<std::size_t>(layout->templates);
+  std::vector<std::vector<std::vector<std::size_t>>> slots_of(
+      templates, std::vector<std::vector<std::size_t>>(alignment.runs.size()));
+  std::vector<std::vector<std::size_t>> template_of_slot;
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    template_of_slot.emplace_back();
+    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
+      const auto t = static_cast<std::size_t>(
+          layout->place(static_cast<std::int64_t>(k), run.n).template_index);
+      slots_of[t][i].push_back(k);
+      template_of_slot.back().push_back(t);
+    }
+  }
   std::vector<SlotModel> slots;
-  std::size_t template_count = growing ? 1 : first_count;
-  // The first event seen in each slot gives its operation and tags.
-  for (std::size_t s = 0; s < template_count; ++s) {
+  // The first event seen in each template gives its operation and tags.
+  for (std::size_t t = 0; t < templates; ++t) {
     std::optional<EventToken> example;
-    for (const AlignedRun& run : alignment.runs) {
-      for (std::size_t rs = 0; rs < run.slot_events.size(); ++rs) {
-        if (!growing && rs != s) continue;
-        for (const auto& e : run.slot_events[rs]) {
+    for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+      const AlignedRun& run = alignment.runs[i];
+      for (const std::size_t k : slots_of[t][i]) {
+        for (const auto& e : run.slot_events[k]) {
           if (!e) continue;
           if (!example) example = e;
           if (e->op != example->op || e->tag != example->tag || e->rtag != example->rtag) {
-            failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", s, run.n,
+            failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,
                                            core::op_name(example->op), core::op_name(e->op)));
             return false;
           }
@@ -204,7 +317,7 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
       }
     }
     if (!example) {
-      failures.push_back(fmt::format("slot {} is never used", s));
+      failures.push_back(fmt::format("slot {} is never used", t));
       return false;
     }
     SlotModel slot;
@@ -221,23 +334,26 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
       failures.push_back(
           fmt::format("slot {} ({}) uses a sub-communicator, which this model "
                       "does not express yet",
-                      s, core::op_name(slot.op)));
+                      t, core::op_name(slot.op)));
       return false;
     }
-    slot.bytes = fit_bytes(alignment, phase_runs, growing, s, false, slot.bytes_spread, failures);
-    slot.rbytes = fit_bytes(alignment, phase_runs, growing, s, true, slot.rbytes_spread, failures);
+    slot.bytes =
+        fit_bytes(alignment, phase_runs, slots_of[t], t, false, slot.bytes_spread, failures);
+    slot.rbytes =
+        fit_bytes(alignment, phase_runs, slots_of[t], t, true, slot.rbytes_spread, failures);
     if (!failures.empty()) return false;
     slots.push_back(slot);
   }
   // A call with no peer must be made by every rank: only peers may be null.
-  for (const AlignedRun& run : alignment.runs) {
-    for (std::size_t s = 0; s < run.slot_events.size(); ++s) {
-      const SlotModel& slot = slots[growing ? 0 : s];
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
+      const SlotModel& slot = slots[template_of_slot[i][k]];
       if (slot.sends || slot.receives) continue;
-      for (std::size_t r = 0; r < run.slot_events[s].size(); ++r) {
-        if (!run.slot_events[s][r]) {
+      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+        if (!run.slot_events[k][r]) {
           failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,
-                                         core::op_name(slot.op), s));
+                                         core::op_name(slot.op), template_of_slot[i][k]));
           return false;
         }
       }
@@ -265,7 +381,7 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
       }
       peers.push_back(std::move(p));
     }
-    SlotSequenceInference inference = infer_slot_sequence(peers);
+    SlotSequenceInference inference = infer_slot_sequence(peers, *layout);
     if (!inference.modelled()) {
       failures.push_back(describe_failure(inference, role));
       return false;
@@ -274,8 +390,9 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
      : role == Role::Src ? phase.src_rules
                          : phase.root_rules) = inference.model;
   }
-  if (growing) {
-    phase.order.variants = {{0}};
+  if (layout->block) {
+    // Every rank makes the calls of a growing phase in the same order: its slots' order.
+    phase.order = SlotOrder{1, {{}}};
   } else {
     auto order = infer_order(alignment, slots.size());
     if (!order) {
@@ -285,7 +402,7 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     phase.order = *order;
   }
   phase.slots = std::move(slots);
-  phase.growing = growing;
+  phase.layout = *layout;
   return true;
 }
 
@@ -295,7 +412,7 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
 // matching order (the k-th receive from a peer with a tag takes that peer's k-th send to it
 // with that tag); a receive slot fed by different send slots on different ranks keeps its own.
 void tie_receive_sizes(const AlignedRun& run, PhaseModel& phase) {
-  if (phase.growing) return;
+  if (phase.layout.block) return;
   const auto n = static_cast<std::size_t>(run.n);
   struct Sent {
     std::int32_t slot;
@@ -478,7 +595,7 @@ PhaseComputeRun compute_run(const LogicalRun& run, const LogicalPhase& phase) {
 // phase or an unmodelled one: their slots at N share the repetition equally.
 std::vector<double> slot_shares(const PhaseModel& phase, const LogicalPhase& largest,
                                 const std::vector<std::vector<std::int32_t>>& order) {
-  if (phase.growing || !phase.pattern_modelled) return {};
+  if (phase.layout.block || !phase.pattern_modelled) return {};
   const std::size_t count = phase.slots.size();
   std::vector<double> slot_cpu(count, 0.0);
   for (std::size_t r = 0; r < largest.ranks.size() && r < order.size(); ++r) {

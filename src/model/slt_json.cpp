@@ -44,7 +44,6 @@ ordered_json rules_json(const std::optional<SlotSequenceModel>& rules) {
   if (!rules) return nullptr;
   json plain = *rules;
   ordered_json out;
-  out["slot_count"] = rules->slot_count.text();
   std::vector<std::string> texts;
   for (const PeerRule& rule : rules->rules) texts.push_back(rule.text());
   out["equations"] = texts;
@@ -69,7 +68,8 @@ ordered_json phase_json(const PhaseModel& p) {
   out["pattern_modelled"] = p.pattern_modelled;
   out["alignment"] = p.alignment;
   out["failures"] = p.failures;
-  out["growing"] = p.growing;
+  json layout = p.layout;
+  out["layout"] = layout;
   ordered_json slots = ordered_json::array();
   for (const SlotModel& s : p.slots) {
     ordered_json slot;
@@ -120,7 +120,7 @@ PhaseModel phase_from(const json& j) {
   p.pattern_modelled = j.at("pattern_modelled").get<bool>();
   p.alignment = j.at("alignment").get<std::string>();
   p.failures = j.at("failures").get<std::vector<std::string>>();
-  p.growing = j.at("growing").get<bool>();
+  p.layout = j.at("layout").get<SlotLayout>();
   for (const json& s : j.at("slots")) {
     SlotModel slot;
     slot.op = op_from(s.at("op"));
@@ -140,6 +140,14 @@ PhaseModel phase_from(const json& j) {
   p.dst_rules = rules_from(j.at("dst"));
   p.src_rules = rules_from(j.at("src"));
   p.root_rules = rules_from(j.at("root"));
+  if (p.pattern_modelled) {
+    if (p.layout.templates != static_cast<std::int64_t>(p.slots.size()))
+      throw std::invalid_argument("layout: one template per slot");
+    for (const auto* rules : {&p.dst_rules, &p.src_rules, &p.root_rules}) {
+      if (*rules && (*rules)->rules.size() != p.slots.size())
+        throw std::invalid_argument("peer rules: one per slot");
+    }
+  }
   p.order.modulus = j.at("order").at("modulus").get<std::int64_t>();
   p.order.variants = j.at("order").at("variants").get<std::vector<std::vector<std::int32_t>>>();
   if (p.pattern_modelled &&

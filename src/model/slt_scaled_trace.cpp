@@ -21,15 +21,10 @@ bool point_to_point(core::Op op) {
   return core::op_kind(op) == core::OpKind::PointToPoint;
 }
 
-std::int64_t slot_count(const PhaseModel& phase, int n) {
-  if (!phase.growing) return static_cast<std::int64_t>(phase.slots.size());
-  const auto& rules = phase.dst_rules ? phase.dst_rules : phase.src_rules;
-  return rules ? rules->slot_count.at(n) : 0;
-}
-
-PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n, std::int64_t slot) {
+PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n,
+               const SlotLayout::Place& at) {
   if (!rules || !used) return [](std::int64_t) { return kNoPeer; };
-  return rules->rule_for(slot).at(n, slot);
+  return rules->rules.at(static_cast<std::size_t>(at.template_index)).at(n, at.s);
 }
 
 }  // namespace
@@ -95,14 +90,21 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
     return inst;
   }
   try {
-    const std::int64_t count = slot_count(phase, nprocs);
-    for (std::int64_t s = 0; s < count; ++s) {
-      const SlotModel& model = phase.slots[phase.growing ? 0 : static_cast<std::size_t>(s)];
+    const std::optional<std::int64_t> count = phase.layout.slots_at(nprocs);
+    if (!count) {
+      throw std::domain_error(
+          fmt::format("its repeated block of calls ({} times) is undefined "
+                      "at N = {}",
+                      phase.layout.block->count.text(), nprocs));
+    }
+    for (std::int64_t slot_index = 0; slot_index < *count; ++slot_index) {
+      const SlotLayout::Place at = phase.layout.place(slot_index, nprocs);
+      const SlotModel& model = phase.slots.at(static_cast<std::size_t>(at.template_index));
       InstantiatedSlot slot;
       slot.model = &model;
-      slot.dst = map_of(phase.dst_rules, model.sends, nprocs, s);
-      slot.src = map_of(phase.src_rules, model.receives, nprocs, s);
-      slot.root = map_of(phase.root_rules, model.rooted, nprocs, s);
+      slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
+      slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
+      slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
       slot.bytes = bytes_at(model.bytes, nprocs);
       slot.rbytes = bytes_at(model.rbytes, nprocs);
       inst.slots.push_back(std::move(slot));
@@ -114,7 +116,7 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   if (!inst.slots.empty()) {
     inst.slot_shares.resize(inst.slots.size(), 1.0 / static_cast<double>(inst.slots.size()));
   }
-  if (phase.growing) {
+  if (phase.layout.block) {
     inst.growing_order.resize(inst.slots.size());
     std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
   }
@@ -129,8 +131,9 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
   }
   const PhaseModel& model = *inst.model;
   const std::vector<std::int32_t>& sequence =
-      model.growing ? inst.growing_order
-                    : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
+      model.layout.block
+          ? inst.growing_order
+          : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
   // Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
   // all of them, as the phases' bodies did in the runs.
   std::vector<core::RequestRecord> pending;

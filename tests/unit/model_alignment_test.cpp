@@ -11,6 +11,8 @@
 #include "model/logical_phases.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/slt_builder.hpp"
+#include "model/slt_scaled_trace.hpp"
+#include "model/trace_consistency.hpp"
 #include "signature/phase_relation.hpp"
 
 namespace p3s::model {
@@ -281,6 +283,66 @@ TEST(PhaseAlignment, AbsolutePeerUndoesTheRelativeOne) {
   EXPECT_EQ(absolute_peer(signature::relative_rank(2, 5, 8), 5, 8), 2);
   EXPECT_EQ(absolute_peer(signature::relative_rank(7, 0, 8), 0, 8), 7);
   EXPECT_EQ(absolute_peer(core::kNone, 3, 8), -1);
+}
+
+}  // namespace
+}  // namespace p3s::model
+
+namespace p3s::model {
+namespace {
+
+// An FFT-like loop: an alltoall, then one sendrecv per bit of n with rank r XOR 2^k, then an
+// allreduce, 30 times; n a power of two.
+LogicalRun alltoall_then_exchanges(std::int64_t n) {
+  LogicalRun run;
+  run.n = n;
+  LogicalPhase phase;
+  for (std::int64_t r = 0; r < n; ++r) {
+    LogicalRankPhase rank;
+    EventToken alltoall = collective(core::Op::Alltoall);
+    alltoall.bytes = alltoall.rbytes = 65536;
+    rank.events.push_back(alltoall);
+    for (std::int64_t k = 0; (std::int64_t{1} << k) < n; ++k) {
+      const std::int64_t peer = r ^ (std::int64_t{1} << k);
+      EventToken exchange = isend(r, peer, n);
+      exchange.op = core::Op::Sendrecv;
+      exchange.src = exchange.dst;
+      exchange.rtag = exchange.tag;
+      exchange.rbytes = exchange.bytes;
+      rank.events.push_back(exchange);
+    }
+    rank.events.push_back(collective(core::Op::Allreduce));
+    rank.weight = 30;
+    rank.share = 0.9;
+    rank.total_ns = 900;
+    phase.ranks.push_back(std::move(rank));
+    run.rank_run_ns.push_back(1000);
+  }
+  run.phases.push_back(std::move(phase));
+  return run;
+}
+
+TEST(SlotLayout, AGrowingBlockBetweenFixedCallsIsModelled) {
+  const Slt slt = build_slt({alltoall_then_exchanges(2), alltoall_then_exchanges(4),
+                             alltoall_then_exchanges(8), alltoall_then_exchanges(16)});
+  ASSERT_EQ(slt.phases.size(), 1u);
+  const PhaseModel& phase = slt.phases[0];
+  ASSERT_TRUE(phase.pattern_modelled) << phase.failures.front();
+  ASSERT_TRUE(phase.layout.block.has_value());
+  EXPECT_EQ(phase.layout.templates, 3);
+  EXPECT_EQ(phase.layout.block->first, 1);
+  EXPECT_EQ(phase.layout.block->count.text(), "log2(n)");
+  EXPECT_EQ(phase.slots[0].op, core::Op::Alltoall);
+  EXPECT_EQ(phase.slots[2].op, core::Op::Allreduce);
+  // At N = 256: the alltoall, 8 exchanges with r XOR 2^k, the allreduce, on every rank.
+  const SltScaledTrace trace(slt, 256);
+  EXPECT_TRUE(check_consistency(trace).consistent());
+  std::vector<core::Event> events;
+  trace.phase_events(0, 37, events);
+  ASSERT_EQ(events.size(), 10u);
+  EXPECT_EQ(events.front().op, core::Op::Alltoall);
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(events[1 + k].dst, 37 ^ (1 << k)) << k;
+  EXPECT_EQ(events.back().op, core::Op::Allreduce);
 }
 
 }  // namespace

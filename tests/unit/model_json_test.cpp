@@ -73,10 +73,10 @@ TEST(ModelJson, PeerRulesRoundTripExactly) {
 
 TEST(ModelJson, SlotSequencesAndReportsRoundTrip) {
   const SlotSequenceModel butterfly{
-      IntegerFormula{0, {{1, FormulaBasis::Log2}}},
-      true,
       {PeerRule{XorPeerRule{IntegerFormula{0, {{1, FormulaBasis::Slot}}}}}}};
   EXPECT_EQ(round_trip(butterfly), butterfly);
+  const SlotLayout layout{3, SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}}};
+  EXPECT_EQ(round_trip(layout), layout);
 
   PeerRuleInference report;
   report.closest = "peer = (r + 1) mod n";

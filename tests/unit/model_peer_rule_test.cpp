@@ -55,7 +55,10 @@ TEST(PeerInference, StencilNeighboursOnSquareGrids) {
   const std::vector<std::int64_t> ns = {4, 9, 16, 25};
   const PeerRule north =
       infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, -1, 0); });
-  EXPECT_EQ(north.text(), "peer = r - sqrt(n), none outside 0..n-1");
+  // r - sqrt(n) reproduces it too; the grid's constant offset is the simpler general equation.
+  EXPECT_EQ(north.text(),
+            "peer = (i - 1, j) on the sqrt(n) x sqrt(n) grid, row-major; none "
+            "outside the grid");
   infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, 1, 0); });
   const PeerRule west =
       infer_and_check(ns, 256, [](auto r, auto n) { return stencil(r, n, 0, -1); });
@@ -80,7 +83,10 @@ TEST(PeerInference, DistanceAsAFunctionOfN) {
     const std::int64_t peer = r + n - *exact_root(n, 2);
     return peer < n ? peer : kNoPeer;
   });
-  EXPECT_EQ(rule.text(), "peer = r + (n - sqrt(n)), none outside 0..n-1");
+  // The same peers as r + (n - sqrt(n)), in one term fewer: sqrt(n) - 1 rows down the grid.
+  EXPECT_EQ(rule.text(),
+            "peer = (i + (sqrt(n) - 1), j) on the sqrt(n) x sqrt(n) grid, row-major; none "
+            "outside the grid");
 }
 
 TEST(PeerInference, WavefrontOnDimsCreateGrids) {
@@ -232,19 +238,52 @@ std::vector<PhasePeers> butterfly_runs(const std::vector<std::int64_t>& ns) {
   return phases;
 }
 
+const SlotLayout kLog2Block{1, SlotBlock{0, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}}};
+
 TEST(SlotSequence, ButterflyGrowsWithLog2N) {
-  const SlotSequenceInference inference = infer_slot_sequence(butterfly_runs({4, 8, 16, 32}));
+  const SlotSequenceInference inference =
+      infer_slot_sequence(butterfly_runs({4, 8, 16, 32}), kLog2Block);
   ASSERT_TRUE(inference.modelled()) << inference.reason;
   const SlotSequenceModel& model = *inference.model;
-  EXPECT_TRUE(model.slot_indexed);
-  EXPECT_EQ(model.slot_count.text(), "log2(n)");
-  EXPECT_EQ(model.rules.at(0).text(), "peer = r XOR 2^s, none if >= n");
+  ASSERT_EQ(model.rules.size(), 1u);
+  EXPECT_EQ(model.rules[0].text(), "peer = r XOR 2^s, none if >= n");
   const std::int64_t n = 256;
-  ASSERT_EQ(model.slot_count.at(n), 8);
-  for (std::int64_t s = 0; s < 8; ++s) {
-    const PeerMap map = model.rule_for(s).at(n, s);
-    for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(map(r), r ^ (std::int64_t{1} << s));
+  ASSERT_EQ(kLog2Block.slots_at(n), 8);
+  for (std::int64_t k = 0; k < 8; ++k) {
+    const SlotLayout::Place at = kLog2Block.place(k, n);
+    EXPECT_EQ(at.template_index, 0);
+    EXPECT_EQ(at.s, k);
+    const PeerMap map = model.rules[0].at(n, at.s);
+    for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(map(r), r ^ (std::int64_t{1} << k));
   }
+}
+
+TEST(SlotSequence, FixedSlotsAroundAGrowingBlock) {
+  // An FFT-like phase: a send to the next rank, log2(n) exchanges r XOR 2^s, a send back.
+  std::vector<PhasePeers> phases;
+  for (std::int64_t n : {4, 8, 16, 32}) {
+    PhasePeers phase = butterfly_runs({n}).front();
+    std::vector<std::int64_t> next, previous;
+    for (std::int64_t r = 0; r < n; ++r) {
+      next.push_back((r + 1) % n);
+      previous.push_back((r + n - 1) % n);
+    }
+    phase.slots.insert(phase.slots.begin(), next);
+    phase.slots.push_back(previous);
+    phases.push_back(std::move(phase));
+  }
+  const SlotLayout layout{3, SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}}};
+  const SlotSequenceInference inference = infer_slot_sequence(phases, layout);
+  ASSERT_TRUE(inference.modelled()) << inference.reason;
+  const std::int64_t n = 1024;
+  ASSERT_EQ(layout.slots_at(n), 12);
+  EXPECT_EQ(layout.place(0, n).template_index, 0);
+  EXPECT_EQ(layout.place(5, n).template_index, 1);
+  EXPECT_EQ(layout.place(5, n).s, 4);
+  EXPECT_EQ(layout.place(11, n).template_index, 2);
+  EXPECT_EQ(inference.model->rules[0].text(), "peer = (r + 1) mod n");
+  EXPECT_EQ(inference.model->rules[1].text(), "peer = r XOR 2^s, none if >= n");
+  EXPECT_EQ(inference.model->rules[2].text(), "peer = (r - 1) mod n");
 }
 
 TEST(SlotSequence, FixedSlotsGetOneRuleEach) {
@@ -257,12 +296,10 @@ TEST(SlotSequence, FixedSlotsGetOneRuleEach) {
     }
     phases.push_back(std::move(phase));
   }
-  const SlotSequenceInference inference = infer_slot_sequence(phases);
+  const SlotSequenceInference inference = infer_slot_sequence(phases, SlotLayout{2, std::nullopt});
   ASSERT_TRUE(inference.modelled()) << inference.reason;
-  EXPECT_FALSE(inference.model->slot_indexed);
-  EXPECT_EQ(inference.model->slot_count.text(), "2");
   ASSERT_EQ(inference.model->rules.size(), 2U);
-  expect_reproduces(inference.model->rule_for(1), 256,
+  expect_reproduces(inference.model->rules[1], 256,
                     [](auto r, auto n) { return stencil(r, n, 0, 1); });
 }
 
@@ -276,7 +313,7 @@ TEST(SlotSequence, NamesTheSlotItCannotModel) {
     std::shuffle(phase.slots[1].begin(), phase.slots[1].end(), random);
     phases.push_back(std::move(phase));
   }
-  const SlotSequenceInference inference = infer_slot_sequence(phases);
+  const SlotSequenceInference inference = infer_slot_sequence(phases, SlotLayout{2, std::nullopt});
   EXPECT_FALSE(inference.modelled());
   EXPECT_EQ(inference.reason.rfind("slot 1 is not modelled", 0), 0U) << inference.reason;
   ASSERT_EQ(inference.slots.size(), 2U);
