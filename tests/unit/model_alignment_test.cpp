@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/logical_phases.hpp"
 #include "model/phase_alignment.hpp"
+#include "model/phase_matching.hpp"
 #include "model/slt_builder.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/trace_consistency.hpp"
@@ -343,6 +345,76 @@ TEST(SlotLayout, AGrowingBlockBetweenFixedCallsIsModelled) {
   EXPECT_EQ(events.front().op, core::Op::Alltoall);
   for (int k = 0; k < 8; ++k) EXPECT_EQ(events[1 + k].dst, 37 ^ (1 << k)) << k;
   EXPECT_EQ(events.back().op, core::Op::Allreduce);
+}
+
+}  // namespace
+}  // namespace p3s::model
+
+namespace p3s::model {
+namespace {
+
+// A run whose phases are given as (operation, weight, share of the run) on every rank.
+LogicalRun run_of(std::int64_t n,
+                  const std::vector<std::tuple<core::Op, std::int64_t, double>>& phases) {
+  LogicalRun run;
+  run.n = n;
+  run.rank_run_ns.assign(static_cast<std::size_t>(n), 1000);
+  for (const auto& [op, weight, share] : phases) {
+    LogicalPhase phase;
+    phase.id = static_cast<std::int32_t>(run.phases.size());
+    for (std::int64_t r = 0; r < n; ++r) {
+      LogicalRankPhase rank;
+      rank.events = {collective(op)};
+      rank.weight = weight;
+      rank.share = share;
+      rank.total_ns = static_cast<std::int64_t>(share * 1000);
+      phase.ranks.push_back(rank);
+    }
+    run.phases.push_back(std::move(phase));
+  }
+  return run;
+}
+
+TEST(PhaseMatching, TheLoopIsMatchedFirstAndALookalikeOneOffCannotTakeItsPlace) {
+  // At n = 4 a one-off allreduce comes before the loop of allreduces; the other runs have no
+  // such one-off. By position it would be paired with the loop of n = 8 and 16.
+  const std::vector<LogicalRun> runs = {
+      run_of(4, {{core::Op::Allreduce, 1, 0.05}, {core::Op::Allreduce, 100, 0.9}}),
+      run_of(8, {{core::Op::Allreduce, 100, 0.9}}), run_of(16, {{core::Op::Allreduce, 100, 0.9}})};
+  std::vector<const LogicalRun*> sorted;
+  for (const LogicalRun& r : runs) sorted.push_back(&r);
+  const std::vector<PhaseFamily> families = match_phases(sorted);
+  ASSERT_EQ(families.size(), 2u);
+  // In logical order: the one-off, found in the n = 4 run only, then the loop in all three.
+  EXPECT_EQ(families[0].runs_present(), 1u);
+  ASSERT_TRUE(families[0].members[0].has_value());
+  EXPECT_EQ(families[0].members[0]->phase, 0u);
+  EXPECT_EQ(families[1].runs_present(), 3u);
+  ASSERT_TRUE(families[1].members[0].has_value());
+  EXPECT_EQ(families[1].members[0]->phase, 1u);
+  EXPECT_NE(families[1].members[0]->reason.find("same weight"), std::string::npos)
+      << families[1].members[0]->reason;
+  EXPECT_EQ(families[1].members[2]->reason, "reference");
+
+  const Slt slt = build_slt(runs);
+  ASSERT_EQ(slt.phases.size(), 1u);  // the one-off: one run cannot show how it scales
+  EXPECT_EQ(slt.phases[0].runs_n, (std::vector<std::int64_t>{4, 8, 16}));
+  EXPECT_EQ(slt.phases[0].weight.at(1024), 100.0);
+  ASSERT_FALSE(slt.coverage[0].missing.empty());
+  EXPECT_NE(slt.coverage[0].missing[0].why.find("appears only at n = 4"), std::string::npos);
+}
+
+TEST(PhaseMatching, AnOrderThatCrossesAnotherPairingIsNotAllowed) {
+  // Two loops, A (barrier) then B (allreduce); at n = 4 B looks more like the reference's A by
+  // weight, but pairing it would cross the order the runs share.
+  const std::vector<LogicalRun> runs = {
+      run_of(4, {{core::Op::Barrier, 50, 0.3}, {core::Op::Allreduce, 100, 0.6}}),
+      run_of(8, {{core::Op::Barrier, 100, 0.3}, {core::Op::Allreduce, 100, 0.6}})};
+  std::vector<const LogicalRun*> sorted = {&runs[0], &runs[1]};
+  const std::vector<PhaseFamily> families = match_phases(sorted);
+  ASSERT_EQ(families.size(), 2u);
+  EXPECT_EQ(families[0].members[0]->phase, 0u);
+  EXPECT_EQ(families[1].members[0]->phase, 1u);
 }
 
 }  // namespace
