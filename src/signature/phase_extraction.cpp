@@ -235,10 +235,14 @@ class Extractor {
     Found f;
     f.candidate = c;
     f.start = start_slot(key, at_key);
-    std::vector<std::uint32_t> pattern = key;
-    std::rotate(pattern.begin(), pattern.begin() + static_cast<std::ptrdiff_t>(f.start),
-                pattern.end());
-    f.at = search(pattern);
+    if (f.start == 0) {
+      f.at = at_key;
+    } else {
+      std::vector<std::uint32_t> pattern = key;
+      std::rotate(pattern.begin(), pattern.begin() + static_cast<std::ptrdiff_t>(f.start),
+                  pattern.end());
+      f.at = search(pattern);
+    }
     if (f.at.size() < 2) return std::nullopt;
     f.units = f.at.size() * key.size();
     for (std::size_t a : f.at) f.time += time_prefix_[a + key.size()] - time_prefix_[a];
