@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libbenchmark-dev
   time bc
-  lammps lammps-examples hpcc
+  lammps
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
