@@ -10,7 +10,7 @@ namespace p3s::signature {
 namespace {
 
 // A smaller body is preferred when it covers at least this share of what the best covers.
-constexpr double kNearlyAsMuch = 0.8;
+constexpr double kNearlyAsMuch = 0.9;
 // The largest compute of a body must exceed the next by this factor to decide where the body
 // starts when its entry cannot: below it, timer noise could decide differently on another rank.
 constexpr double kStandsOut = 1.5;
