@@ -8,6 +8,7 @@
 
 #include "signature/comm_shapes.hpp"
 #include "signature/phase_extraction.hpp"
+#include "signature/repetition_units.hpp"
 #include "signature/sequence_hash.hpp"
 #include "signature/token_sequence.hpp"
 
@@ -36,13 +37,14 @@ class RankAnalysis {
 
   RankPhases run() {
     seq_ = tokenize(trace_, shapes_);
-    for (const Segment& segment : extract_segments(seq_, trace_, options_.repeats)) {
-      auto body = std::span(seq_.ids).subspan(segment.first, segment.length);
-      std::vector<std::size_t>& variants = by_body_[{body.begin(), body.end()}];
-      for (std::size_t k = 0; k < segment.repeats; ++k) {
-        const std::size_t first = segment.first + k * segment.length;
-        const std::size_t index = phase_for(variants, first, segment.length);
-        add_repetition(phases_[index], first);
+    const std::vector<Segment> segments = extract_segments(seq_, trace_, options_.repeats);
+    for (const auto& repetitions : repetition_units(segments, seq_, trace_)) {
+      for (const std::vector<std::size_t>& units : repetitions) {
+        std::vector<std::uint32_t> body;
+        for (std::size_t u : units) body.push_back(seq_.ids[u]);
+        std::vector<std::size_t>& variants = by_body_[body];
+        const std::size_t index = phase_for(variants, units);
+        add_repetition(phases_[index], units);
         repetition_phase_.push_back(index);
       }
     }
@@ -67,11 +69,11 @@ class RankAnalysis {
         std::max<std::int64_t>(0, trace_.events[i].counters[instruction_slot_]));
   }
 
-  // The repetition at unit `first` fits the phase when every call's sizes are close to the ones
-  // the phase has seen.
-  bool fits(const RankPhase& phase, std::size_t first) const {
+  // The repetition made of `units` fits the phase when every call's sizes are close to the
+  // ones the phase has seen.
+  bool fits(const RankPhase& phase, const std::vector<std::size_t>& units) const {
     for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-      const core::Event& e = trace_.events[seq_.units[first + s].key];
+      const core::Event& e = trace_.events[seq_.units[units[s]].key];
       if (!sizes_close(phase.slots[s].bytes, static_cast<double>(e.bytes),
                        options_.size_tolerance) ||
           !sizes_close(phase.slots[s].rbytes, static_cast<double>(e.rbytes),
@@ -82,17 +84,16 @@ class RankAnalysis {
     return true;
   }
 
-  // The phase among this body's variants (same calls, other sizes) the repetition at `first`
-  // fits, or a new one.
-  std::size_t phase_for(std::vector<std::size_t>& variants, std::size_t first, std::size_t length) {
+  // The phase among this body's variants (same calls, other sizes) the repetition made of
+  // `units` fits, or a new one.
+  std::size_t phase_for(std::vector<std::size_t>& variants, const std::vector<std::size_t>& units) {
     for (std::size_t index : variants) {
-      if (fits(phases_[index], first)) return index;
+      if (fits(phases_[index], units)) return index;
     }
     RankPhase phase;
-    phase.first_event = seq_.units[first].first;
-    phase.slots.resize(length);
-    for (std::size_t s = 0; s < length; ++s)
-      phase.events.push_back(seq_.tokens[seq_.ids[first + s]]);
+    phase.first_event = seq_.units[*std::min_element(units.begin(), units.end())].first;
+    phase.slots.resize(units.size());
+    for (std::size_t u : units) phase.events.push_back(seq_.tokens[seq_.ids[u]]);
     phases_.push_back(std::move(phase));
     variants.push_back(phases_.size() - 1);
     return phases_.size() - 1;
@@ -122,13 +123,17 @@ class RankAnalysis {
     return ins;
   }
 
-  void add_repetition(RankPhase& phase, std::size_t first) {
-    const std::size_t last = first + phase.slots.size() - 1;
-    const std::int64_t time = end_ns(seq_.units[last].key) - begin_ns(seq_.units[first].first);
+  // A repetition's time is its units' spans, each from the end of the event before it: the
+  // repetitions of all phases tile the run even where a post was moved (repetition_units.hpp).
+  void add_repetition(RankPhase& phase, const std::vector<std::size_t>& units) {
+    std::int64_t time = 0;
+    for (std::size_t u : units) {
+      time += end_ns(seq_.units[u].key) - begin_ns(seq_.units[u].first);
+    }
     double cpu = 0;
     double ins = 0;
     for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-      const TokenUnit& unit = seq_.units[first + s];
+      const TokenUnit& unit = seq_.units[units[s]];
       const core::Event& e = trace_.events[unit.key];
       SlotStats& slot = phase.slots[s];
       const double unit_cpu_ns = unit_cpu(unit);

@@ -6,6 +6,8 @@
 #include <set>
 #include <span>
 
+#include "signature/repetition_units.hpp"
+
 namespace p3s::signature {
 namespace {
 
@@ -24,16 +26,6 @@ constexpr double kLoopLike = 3.0;
 constexpr std::size_t kCandidates = 8;
 // Longer bodies (outer loops of everything) are not candidates: their inner loops are.
 constexpr std::size_t kLongestBody = 4096;
-
-std::vector<std::int64_t> posted(const core::Event& e) {
-  if (e.op == core::Op::Startall) {
-    std::vector<std::int64_t> ids;
-    for (const core::RequestRecord& r : e.requests) ids.push_back(r.req);
-    return ids;
-  }
-  if ((core::is_nonblocking(e.op) || e.op == core::Op::Start) && e.req >= 0) return {e.req};
-  return {};
-}
 
 struct Candidate {
   std::vector<std::uint32_t> key;  // the body's least rotation
@@ -178,7 +170,7 @@ class Extractor {
         if (core::op_kind(e.op) == core::OpKind::Completion) {
           for (const core::RequestRecord& r : e.requests) open.erase(r.req);
         }
-        for (std::int64_t id : posted(e)) open.insert(id);
+        for (std::int64_t id : posted_requests(e)) open.insert(id);
       }
     }
     return closed;

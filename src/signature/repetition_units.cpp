@@ -1,0 +1,116 @@
+#include "signature/repetition_units.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace p3s::signature {
+
+std::vector<std::int64_t> posted_requests(const core::Event& e) {
+  if (e.op == core::Op::Startall) {
+    std::vector<std::int64_t> ids;
+    for (const core::RequestRecord& r : e.requests) ids.push_back(r.req);
+    return ids;
+  }
+  if ((core::is_nonblocking(e.op) || e.op == core::Op::Start) && e.req >= 0) return {e.req};
+  return {};
+}
+
+namespace {
+
+struct Repetition {
+  std::size_t segment = 0;
+  std::vector<std::size_t> own;  // its units in trace order
+};
+
+// The repetition each unit should move to (its own when it stays).
+std::vector<std::size_t> targets(const std::vector<std::size_t>& home, const TokenSequence& seq,
+                                 const core::RankTrace& trace) {
+  std::unordered_map<std::int64_t, std::size_t> completed_in;
+  for (std::size_t u = 0; u < seq.units.size(); ++u) {
+    const core::Event& e = trace.events[seq.units[u].key];
+    if (core::op_kind(e.op) != core::OpKind::Completion) continue;
+    for (const core::RequestRecord& r : e.requests) completed_in.try_emplace(r.req, home[u]);
+  }
+  std::vector<std::size_t> target(home);
+  for (std::size_t u = 0; u < seq.units.size(); ++u) {
+    for (std::int64_t id : posted_requests(trace.events[seq.units[u].key])) {
+      const auto it = completed_in.find(id);
+      if (it != completed_in.end() && it->second > target[u]) target[u] = it->second;
+    }
+  }
+  return target;
+}
+
+std::vector<std::vector<std::size_t>> assemble(const std::vector<Repetition>& reps,
+                                               const std::vector<std::size_t>& home,
+                                               const std::vector<std::size_t>& target) {
+  std::vector<std::vector<std::size_t>> moved_in(reps.size()), units(reps.size());
+  for (std::size_t u = 0; u < home.size(); ++u) {
+    if (target[u] != home[u]) moved_in[target[u]].push_back(u);
+  }
+  for (std::size_t t = 0; t < reps.size(); ++t) {
+    units[t] = moved_in[t];
+    for (std::size_t u : reps[t].own) {
+      if (target[u] == home[u]) units[t].push_back(u);
+    }
+  }
+  return units;
+}
+
+bool same_calls(const std::vector<std::size_t>& a, const std::vector<std::size_t>& b,
+                const TokenSequence& seq) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [&](std::size_t x, std::size_t y) { return seq.ids[x] == seq.ids[y]; });
+}
+
+}  // namespace
+
+std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
+    const std::vector<Segment>& segments, const TokenSequence& seq, const core::RankTrace& trace) {
+  std::vector<Repetition> reps;
+  std::vector<std::size_t> home(seq.units.size(), 0);
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    const Segment& segment = segments[s];
+    for (std::size_t k = 0; k < segment.repeats; ++k) {
+      Repetition rep{s, {}};
+      for (std::size_t i = 0; i < segment.length; ++i) {
+        const std::size_t u = segment.first + k * segment.length + i;
+        home[u] = reps.size();
+        rep.own.push_back(u);
+      }
+      reps.push_back(std::move(rep));
+    }
+  }
+  std::vector<std::size_t> target = targets(home, seq, trace);
+  // A loop whose repetitions no longer agree keeps its units where they were, and so do the
+  // units that would have moved into it; undoing one loop's moves can upset no other.
+  std::vector<std::vector<std::size_t>> units = assemble(reps, home, target);
+  std::vector<bool> undone(segments.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t s = 0; s < segments.size(); ++s) {
+      if (undone[s] || segments[s].repeats < 2) continue;
+      const auto first = static_cast<std::size_t>(
+          std::find_if(reps.begin(), reps.end(), [&](const Repetition& r) { return r.segment == s; }) -
+          reps.begin());
+      bool agree = true;
+      for (std::size_t t = first + 1; t < first + segments[s].repeats && agree; ++t) {
+        agree = same_calls(units[first], units[t], seq);
+      }
+      if (agree) continue;
+      undone[s] = true;
+      changed = true;
+      for (std::size_t u = 0; u < home.size(); ++u) {
+        if (reps[home[u]].segment == s || reps[target[u]].segment == s) target[u] = home[u];
+      }
+      units = assemble(reps, home, target);
+    }
+  }
+  std::vector<std::vector<std::vector<std::size_t>>> out(segments.size());
+  for (std::size_t t = 0; t < reps.size(); ++t) {
+    if (!units[t].empty()) out[reps[t].segment].push_back(std::move(units[t]));
+  }
+  return out;
+}
+
+}  // namespace p3s::signature
