@@ -39,6 +39,14 @@ struct FitQuality {
   std::optional<double> loo_error_pct;
   double max_error_pct = 0.0;  // largest relative error (%) at the training runs
   std::string selection;       // how this model was chosen among the candidates
+  // The scatter the data were expected to have (%): 0 for exact quantities.
+  double noise_pct = 0.0;
+  // Every training run lies within that scatter (or within rounding, for exact data).
+  bool within_noise = true;
+  // The largest n up to which the model keeps the data's sign and its direction (growing or
+  // shrinking), when that ends before the search's horizon: beyond it the model is not
+  // extrapolated but reported.
+  std::optional<double> trusted_up_to;
   bool operator==(const FitQuality&) const = default;
 };
 
@@ -50,6 +58,10 @@ struct ScalingFit {
   FitQuality quality;
 
   double at(double n) const;
+  // The model may be used at n: it keeps its sign and direction there (FitQuality).
+  bool trusted_at(double n) const {
+    return !quality.trusted_up_to || n <= *quality.trusted_up_to;
+  }
   // Human-readable: "8192 * n^-1/2 + 16", "1001 * sqrt(n) - 1001", "4096".
   std::string equation() const;
 

@@ -38,7 +38,11 @@ void to_json(nlohmann::json& out, const ScalingFit& fit) {
                     {"r_squared", q.r_squared},
                     {"loo_error_pct", q.loo_error_pct ? nlohmann::json(*q.loo_error_pct) : nullptr},
                     {"max_error_pct", q.max_error_pct},
-                    {"selection", q.selection}};
+                    {"selection", q.selection},
+                    {"noise_pct", q.noise_pct},
+                    {"within_noise", q.within_noise},
+                    {"trusted_up_to",
+                     q.trusted_up_to ? nlohmann::json(*q.trusted_up_to) : nullptr}};
 }
 
 void from_json(const nlohmann::json& in, ScalingFit& fit) {
@@ -61,6 +65,10 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
     fit.quality.loo_error_pct = q["loo_error_pct"].get<double>();
   fit.quality.max_error_pct = q.at("max_error_pct").get<double>();
   fit.quality.selection = q.at("selection").get<std::string>();
+  fit.quality.noise_pct = q.at("noise_pct").get<double>();
+  fit.quality.within_noise = q.at("within_noise").get<bool>();
+  if (!q.at("trusted_up_to").is_null())
+    fit.quality.trusted_up_to = q["trusted_up_to"].get<double>();
 }
 
 }  // namespace p3s::model

@@ -18,7 +18,10 @@ struct Candidate {
   bool with_constant = false;
   std::vector<ScalingTerm> terms;  // PowerLaw: one n term whose exponent is fitted too
 
-  std::size_t parameters() const { return terms.size() + (with_constant ? 1 : 0); }
+  std::size_t parameters() const {
+    // A power law fits its exponent as well as its factor.
+    return terms.size() + (with_constant ? 1 : 0) + (form == ScalingForm::PowerLaw ? 1 : 0);
+  }
   // How much the model says about n: a constant says nothing, so any dependence on n, even
   // with one parameter, has to earn its place against it like an extra parameter (a noisy
   // constant must not become c * n^(1/4) and grow without bound when extrapolated).
@@ -27,9 +30,12 @@ struct Candidate {
 
 struct Scored {
   ScalingFit fit;
+  std::size_t parameters = 0;
   std::size_t complexity = 0;
   std::optional<double> loo_pct;
   double max_error_pct = 0.0;
+  double rss = 0.0;  // sum of squared relative errors
+  std::optional<double> trusted_up_to;
 };
 
 // Errors are relative so that a run with y = 10^6 does not outweigh one with y = 10^3; the
@@ -163,13 +169,13 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
       out.push_back({ScalingForm::Displacement, family, true, {{TermVariable::Index, 1.0, 0}}});
     }
   }
-  if (options.max_terms >= 1) {
+  if (options.max_terms >= 1 && options.constant_term) {
     for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, true, {t}});
   }
   if (options.max_terms >= 2) {
     for (std::size_t a = 0; a < shapes.size(); ++a) {
       for (std::size_t b = a + 1; b < shapes.size(); ++b) {
-        out.push_back({ScalingForm::NormalForm, {}, true, {shapes[a], shapes[b]}});
+        out.push_back({ScalingForm::NormalForm, {}, options.constant_term, {shapes[a], shapes[b]}});
       }
     }
   }
@@ -185,16 +191,74 @@ void validate(std::span<const ScalingPoint> points) {
   }
 }
 
+// Where the model stops keeping the data's sign or its direction between the smallest run and
+// the horizon: the last n, on a geometric grid, before it does; nothing when it never does.
+std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const ScalingPoint> points,
+                                    double horizon) {
+  double low = points.front().n;
+  bool positive = true, nonnegative = true;
+  for (const ScalingPoint& p : points) {
+    low = std::min(low, p.n);
+    positive = positive && p.y > 0;
+    nonnegative = nonnegative && p.y >= 0;
+  }
+  if (fit.terms.empty() || horizon <= low) return std::nullopt;
+  constexpr int kSteps = 96;
+  const double ratio = std::pow(horizon / low, 1.0 / kSteps);
+  double previous_n = low;
+  double previous = fit.at(low);
+  double scale = std::abs(previous);
+  int direction = 0;
+  for (int k = 1; k <= kSteps; ++k) {
+    const double n = k == kSteps ? horizon : low * std::pow(ratio, k);
+    const double value = fit.at(n);
+    const bool sign_kept = std::isfinite(value) && (positive ? value > 0 : !nonnegative || value >= 0);
+    scale = std::max(scale, std::abs(value));
+    const double step = value - previous;
+    const int d = std::abs(step) <= 1e-9 * scale ? 0 : (step > 0 ? 1 : -1);
+    if (!sign_kept || (direction != 0 && d != 0 && d != direction)) return previous_n;
+    if (direction == 0) direction = d;
+    previous_n = n;
+    previous = value;
+  }
+  return std::nullopt;
+}
+
+// Akaike's criterion corrected for small samples, on relative errors; nothing when the
+// candidate leaves no degree of freedom (it would interpolate, and the correction diverges).
+std::optional<double> aicc(const Scored& s, std::size_t points) {
+  const double p = static_cast<double>(points);
+  const double k = static_cast<double>(s.parameters);
+  if (p - k - 1 <= 0) return std::nullopt;
+  return p * std::log(s.rss / p + 1e-300) + 2 * k + 2 * k * (k + 1) / (p - k - 1);
+}
+
+// The simplest candidate that explains every run within the tolerance; among as simple ones,
+// the smallest cross-validated (else training) error.
+const Scored* choose_simplest_adequate(const std::vector<const Scored*>& pool, double tolerance) {
+  const Scored* pick = nullptr;
+  auto error = [](const Scored* s) { return s->loo_pct.value_or(s->max_error_pct); };
+  for (const Scored* s : pool) {
+    if (s->max_error_pct > tolerance) continue;
+    if (!pick || s->complexity < pick->complexity ||
+        (s->complexity == pick->complexity && error(s) < error(pick))) {
+      pick = s;
+    }
+  }
+  return pick;
+}
+
 // With enough runs: the best cross-validated candidate of each complexity, then the simplest
 // unless a more complex one cuts the error by the required factor.
-const Scored* choose_by_cross_validation(const std::vector<Scored>& scored,
+const Scored* choose_by_cross_validation(const std::vector<const Scored*>& pool,
                                          const ScalingFitOptions& options) {
   std::vector<const Scored*> best_of;  // indexed by complexity
-  for (const Scored& s : scored) {
-    if (best_of.size() <= s.complexity) best_of.resize(s.complexity + 1, nullptr);
-    const Scored*& best = best_of[s.complexity];
+  for (const Scored* s : pool) {
+    if (!s->loo_pct) continue;
+    if (best_of.size() <= s->complexity) best_of.resize(s->complexity + 1, nullptr);
+    const Scored*& best = best_of[s->complexity];
     // Candidates come simplest first; a later one must be better by more than the slack.
-    if (!best || *s.loo_pct + options.loo_slack_pct < *best->loo_pct) best = &s;
+    if (!best || *s->loo_pct + options.loo_slack_pct < *best->loo_pct) best = s;
   }
   const Scored* chosen = nullptr;
   for (const Scored* s : best_of) {
@@ -205,26 +269,70 @@ const Scored* choose_by_cross_validation(const std::vector<Scored>& scored,
   return chosen;
 }
 
-// With 3 runs or fewer: the simplest that fits adequately, else the closest fit.
-const Scored* choose_by_parsimony(const std::vector<Scored>& scored, double adequate_pct,
-                                  bool& adequate) {
+// With 3 runs or fewer: the smallest AICc among the candidates that leave a degree of freedom.
+const Scored* choose_by_information(const std::vector<const Scored*>& pool, std::size_t points) {
   const Scored* pick = nullptr;
-  for (const Scored& s : scored) {
-    if (s.max_error_pct > adequate_pct) continue;
-    if (!pick || s.complexity < pick->complexity ||
-        (s.complexity == pick->complexity && s.max_error_pct < pick->max_error_pct)) {
-      pick = &s;
+  double best = 0;
+  for (const Scored* s : pool) {
+    const std::optional<double> score = aicc(*s, points);
+    if (!score) continue;
+    if (!pick || *score < best) {
+      pick = s;
+      best = *score;
     }
-  }
-  adequate = pick != nullptr;
-  if (pick) return pick;
-  for (const Scored& s : scored) {
-    if (!pick || s.max_error_pct < pick->max_error_pct) pick = &s;
   }
   return pick;
 }
 
+std::string horizon_text(double horizon) {
+  return fmt::format("{:.0f}", horizon);
+}
+
 }  // namespace
+
+std::string_view work_scaling_name(WorkScaling scaling) {
+  switch (scaling) {
+    case WorkScaling::Weak:
+      return "weak";
+    case WorkScaling::Strong:
+      return "strong";
+    case WorkScaling::Unknown:
+      break;
+  }
+  return "unknown";
+}
+
+WorkScaling work_scaling_from_name(std::string_view name) {
+  for (WorkScaling s : {WorkScaling::Unknown, WorkScaling::Weak, WorkScaling::Strong}) {
+    if (work_scaling_name(s) == name) return s;
+  }
+  throw std::invalid_argument(
+      fmt::format("unknown work scaling '{}' (weak, strong or unknown)", name));
+}
+
+ScalingFitOptions compute_fit_options(WorkScaling scaling, double noise_pct) {
+  ScalingFitOptions options;
+  options.noise_pct = noise_pct;
+  if (scaling != WorkScaling::Unknown) options.noisy_spare_runs = 1;
+  switch (scaling) {
+    case WorkScaling::Weak:
+      options.exponents = {0.0};
+      options.log2_powers = {1};
+      options.max_terms = 1;
+      options.power_law = false;
+      break;
+    case WorkScaling::Strong:
+      // Amdahl's form first: a power law fits a part every rank repeats as a steeper fall
+      // within the noise, and then extrapolates it away.
+      options.exponents = {-1.0, 0.0};
+      options.log2_powers = {0, 1};
+      options.power_law = false;
+      break;
+    case WorkScaling::Unknown:
+      break;
+  }
+  return options;
+}
 
 ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
                              const ScalingFitOptions& options) {
@@ -235,7 +343,8 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
     // Kept exactly as measured: a byte count that never changed must not become 4095.9999.
     ScalingFit fit;
     fit.constant = points[0].y;
-    fit.quality = {points.size(), 1.0, 0.0, 0.0, "every run gave the same value"};
+    fit.quality = {points.size(), 1.0, 0.0, 0.0, "every run gave the same value", options.noise_pct,
+                   true, std::nullopt};
     if (points.size() < 2) fit.quality.loo_error_pct.reset();
     return fit;
   }
@@ -244,47 +353,93 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
   for (const ScalingPoint& p : points) largest = std::max(largest, std::abs(p.y));
   const double floor = 1e-9 * largest;
   const bool cross_validate = points.size() >= 4;
-  // Cross-validation needs every refit to be overdetermined; the parsimony rule only needs
-  // the full fit to be.
+  // A candidate with as many parameters as runs interpolates them: it says nothing it was not
+  // told. Cross-validation needs every refit to be overdetermined as well.
   const std::size_t max_parameters =
       cross_validate ? points.size() - 2 : std::max<std::size_t>(1, points.size() - 1);
 
+  const bool noisy = options.noise_pct > options.exact_pct;
   std::vector<Scored> scored;
   for (const Candidate& c : candidates(options, points)) {
     if (c.parameters() > max_parameters) continue;
+    if (noisy && c.parameters() > 1 && c.parameters() + options.noisy_spare_runs > points.size()) {
+      continue;
+    }
     std::optional<ScalingFit> fit = fit_candidate(c, points, floor);
     if (!fit) continue;
-    Scored s{std::move(*fit), c.complexity(), leave_one_out_pct(c, points, floor), 0.0};
-    if (cross_validate && !s.loo_pct) continue;
+    Scored s;
+    s.fit = std::move(*fit);
+    s.parameters = c.parameters();
+    s.complexity = c.complexity();
+    s.loo_pct = leave_one_out_pct(c, points, floor);
     s.max_error_pct = max_error_pct(s.fit, points, floor);
+    for (const ScalingPoint& p : points) {
+      const double e = relative_error(s.fit.at(p.n), p.y, floor);
+      s.rss += e * e;
+    }
+    s.trusted_up_to = trusted_limit(s.fit, points, options.horizon);
     scored.push_back(std::move(s));
   }
   if (scored.empty()) throw std::invalid_argument("no candidate model could be fitted");
 
-  const Scored* chosen = nullptr;
+  // Candidates that keep their sign and direction up to the horizon, unless none does.
+  std::vector<const Scored*> pool;
+  for (const Scored& s : scored) {
+    if (!s.trusted_up_to) pool.push_back(&s);
+  }
+  const bool shape_kept = !pool.empty();
+  if (!shape_kept) {
+    for (const Scored& s : scored) pool.push_back(&s);
+  }
+
+  // Noise of +-a leaves a least-squares fit of the right form up to about 1.5 a from a run.
+  const double tolerance = std::max(options.exact_pct, 1.5 * options.noise_pct);
+  const Scored* chosen = choose_simplest_adequate(pool, tolerance);
+  if (!chosen && shape_kept) {
+    // The data demand a form that turns back or changes sign: it is kept, with its limit.
+    std::vector<const Scored*> all;
+    for (const Scored& s : scored) all.push_back(&s);
+    chosen = choose_simplest_adequate(all, tolerance);
+  }
   std::string selection;
-  if (cross_validate) {
-    chosen = choose_by_cross_validation(scored, options);
+  const bool within_noise = chosen != nullptr;
+  if (chosen) {
     selection = fmt::format(
-        "leave-one-out over {} runs among {} candidates; a dependence on n or an extra "
-        "parameter must cut the error {}x (a second term {}x)",
-        points.size(), scored.size(), options.parameter_loo_gain, options.two_term_loo_gain);
-  } else {
-    bool adequate = false;
-    chosen = choose_by_parsimony(scored, options.adequate_error_pct, adequate);
-    selection = adequate ? fmt::format(
-                               "only {} runs: simplest (a constant first, then fewest parameters) "
-                               "with training error <= "
-                               "{}%",
-                               points.size(), options.adequate_error_pct)
-                         : fmt::format(
-                               "only {} runs and no candidate within {}%: smallest "
-                               "training error",
-                               points.size(), options.adequate_error_pct);
+        "{} runs: the simplest of {} candidates that explains every run within {}{} %",
+        points.size(), scored.size(), options.noise_pct > options.exact_pct ? "the data's scatter, " : "rounding, ",
+        number_text(tolerance));
+  } else if (cross_validate) {
+    chosen = choose_by_cross_validation(pool, options);
+    selection = fmt::format(
+        "{} runs, none within the expected scatter ({} %): leave-one-out among {} candidates; a "
+        "dependence on n or an extra parameter must cut the error {}x (a second term {}x)",
+        points.size(), number_text(tolerance), scored.size(), options.parameter_loo_gain,
+        options.two_term_loo_gain);
+  }
+  if (!chosen) {
+    chosen = choose_by_information(pool, points.size());
+    selection = fmt::format(
+        "only {} runs, none within the expected scatter ({} %): the smallest AICc (a small-sample "
+        "information criterion) among the candidates that leave a degree of freedom",
+        points.size(), number_text(tolerance));
+  }
+  if (!chosen) {
+    // Two runs, neither the same: a constant is all they can say without interpolating.
+    chosen = pool.front();
+    for (const Scored* s : pool) {
+      if (s->complexity < chosen->complexity) chosen = s;
+    }
+    selection = fmt::format("only {} runs: the simplest candidate", points.size());
+  }
+  if (chosen->trusted_up_to) {
+    selection += fmt::format(
+        "; it changes sign or direction before n = {}, so it is trusted only up to n = {}",
+        horizon_text(options.horizon), number_text(std::floor(*chosen->trusted_up_to)));
   }
   ScalingFit fit = chosen->fit;
-  fit.quality = {points.size(), r_squared(fit, points), chosen->loo_pct, chosen->max_error_pct,
-                 std::move(selection)};
+  fit.quality = {points.size(),    r_squared(fit, points), chosen->loo_pct,
+                 chosen->max_error_pct, std::move(selection), options.noise_pct,
+                 within_noise,     chosen->trusted_up_to};
   return fit;
 }
 
