@@ -46,6 +46,7 @@ void print_phase(const model::PhaseModel& p) {
     if (!*rules) continue;
     for (const model::PeerRule& rule : (*rules)->rules) fmt::print("    {}\n", rule.text());
   }
+  for (const std::string& note : p.notes) fmt::print("  AMBIGUOUS {}\n", note);
   for (std::size_t s = 0; s < p.slots.size(); ++s) {
     const model::SlotModel& slot = p.slots[s];
     const auto& bytes = slot.bytes ? slot.bytes : slot.rbytes;
@@ -89,6 +90,7 @@ int run_model(const Args& args) {
   double threshold = 0.01;
   std::string min_coverage = "90%";
   bool allow_partial = false;
+  std::string scaling = "unknown";
   desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
                                                  "run directories at different process counts")(
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
@@ -101,13 +103,17 @@ int run_model(const Args& args) {
       "the share of every training run's time that exactly modelled phases must explain")(
       "allow-partial", po::bool_switch(&allow_partial),
       "exit 0 even when a training run is covered less than --min-coverage")(
-      "output,o", po::value(&output)->default_value(output), "where to write the SLT");
+      "output,o", po::value(&output)->default_value(output), "where to write the SLT")(
+      "scaling", po::value(&scaling)->default_value(scaling),
+      "weak (each process keeps its share of the work: compute per rank is constant, or grows "
+      "like log2(n)), strong (the total work is fixed: compute per rank is c/n plus what every "
+      "rank repeats) or unknown (every form is tried)");
   po::positional_options_description pos;
   pos.add("runs", -1);
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n"
-      "                 [--min-coverage 90%] [--allow-partial]\n\n"
+      "                 [--scaling weak|strong] [--min-coverage 90%] [--allow-partial]\n\n"
       "Relates the phases of runs at different process counts by what they do (their\n"
       "calls, weights and order, the phases that take the time first) and models each\n"
       "phase's communication pattern, message volumes, weight and compute as functions\n"
@@ -126,6 +132,11 @@ int run_model(const Args& args) {
 
   ModelRequest request;
   request.threshold = threshold;
+  try {
+    request.scaling = model::work_scaling_from_name(scaling);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--scaling: {}", e.what()));
+  }
   for (const std::string& run : runs) request.training.push_back(signature_of(run));
   for (const std::string& run : measurable) request.measurable.push_back(signature_of(run));
   if (!holdout.empty()) request.holdout = signature_of(holdout);

@@ -121,7 +121,8 @@ int run_predict(const Args& args) {
       "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
       "scaling", po::value(&scaling)->default_value(scaling),
       "strong (same problem on more processes) or weak (fixed work per process): how speedup "
-      "and efficiency are defined");
+      "and efficiency are defined; given, it also narrows the compute model (p3s model "
+      "--scaling)");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
@@ -148,6 +149,8 @@ int run_predict(const Args& args) {
   prediction.weak_scaling = scaling == "weak";
   ModelRequest request;
   request.threshold = threshold;
+  // Declared, the scaling also shapes the compute model; by default only the speedup's.
+  if (!(*parsed)["scaling"].defaulted()) request.scaling = model::work_scaling_from_name(scaling);
   std::set<std::int64_t> traced;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     progress(fmt::format("[signature {}/{}] {}", i + 1, runs.size(), runs[i]));

@@ -28,6 +28,7 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   }
   if (request.holdout) inputs.holdout = model::logical_phases(*request.holdout);
   inputs.threshold = request.threshold;
+  inputs.scaling = request.scaling;
   model::BuiltSlt built;
   try {
     built = model::build_slt(inputs);

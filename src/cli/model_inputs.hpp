@@ -24,6 +24,7 @@ struct ModelRequest {
   std::vector<signature::Signature> measurable;
   std::optional<signature::Signature> holdout;
   double threshold = 0.01;
+  model::WorkScaling scaling = model::WorkScaling::Unknown;
 };
 
 // The SLT of training signatures (and measurable runs' signatures), with the traced command

@@ -2,28 +2,42 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 namespace p3s::model {
 
+namespace {
+
+// Two values are apart when their gap exceeds the noise floor and their ratio the similarity.
+bool apart(double low, double high, const GroupSimilarity& similarity) {
+  return high - low > similarity.floor && !(high > 0 && low / high >= similarity.ratio);
+}
+
+}  // namespace
+
+std::vector<std::int32_t> compute_levels(std::span<const double> values,
+                                         const GroupSimilarity& similarity) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return values[a] < values[b];
+  });
+  std::vector<std::int32_t> level(values.size(), 0);
+  std::int32_t current = 0;
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (apart(values[order[k - 1]], values[order[k]], similarity)) ++current;
+    level[order[k]] = current;
+  }
+  return level;
+}
+
 std::vector<std::int64_t> group_starts(std::span<const double> values,
                                        const GroupSimilarity& similarity) {
+  const std::vector<std::int32_t> level = compute_levels(values, similarity);
   std::vector<std::int64_t> starts;
-  double low = 0;
-  double high = 0;
-  for (std::size_t r = 0; r < values.size(); ++r) {
-    const double v = values[r];
-    const double new_low = std::min(low, v);
-    const double new_high = std::max(high, v);
-    const bool similar = new_high - new_low <= similarity.floor ||
-                         (new_high > 0 && new_low / new_high >= similarity.ratio);
-    if (starts.empty() || !similar) {
-      starts.push_back(static_cast<std::int64_t>(r));
-      low = high = v;
-    } else {
-      low = new_low;
-      high = new_high;
-    }
+  for (std::size_t r = 0; r < level.size(); ++r) {
+    if (r == 0 || level[r] != level[r - 1]) starts.push_back(static_cast<std::int64_t>(r));
   }
   return starts;
 }
@@ -49,38 +63,31 @@ std::optional<std::vector<double>> common_group_shares(std::span<const RunGroups
 namespace {
 
 constexpr std::int64_t kLargestModulus = 8;
+// A class rule is believed when this many runs show every residue on two ranks at least.
+constexpr std::size_t kConfirmingRuns = 2;
 
-bool similar(double a, double b, const GroupSimilarity& similarity) {
-  const double low = std::min(a, b), high = std::max(a, b);
-  return high - low <= similarity.floor || (high > 0 && low / high >= similarity.ratio);
-}
-
-// The classes of residues mod m in one run: residues whose ranks' values are similar, in order
-// of their first residue; nullopt when a residue's own ranks differ.
+// The classes of residues mod m in one run: residues whose ranks are at one level, grouped by
+// that level, in order of their first residue; nullopt when a residue's own ranks differ.
 std::optional<std::vector<std::vector<std::int64_t>>> residue_classes(
     const std::vector<double>& values, std::int64_t m, const GroupSimilarity& similarity) {
-  std::vector<double> low(static_cast<std::size_t>(m), 0), high(static_cast<std::size_t>(m), 0);
+  const std::vector<std::int32_t> level = compute_levels(values, similarity);
+  std::vector<std::int32_t> of_residue(static_cast<std::size_t>(m), -1);
   for (std::size_t r = 0; r < values.size(); ++r) {
-    const auto c = static_cast<std::size_t>(static_cast<std::int64_t>(r) % m);
-    if (r < static_cast<std::size_t>(m)) {
-      low[c] = high[c] = values[r];
-    } else {
-      low[c] = std::min(low[c], values[r]);
-      high[c] = std::max(high[c], values[r]);
-    }
-    if (!similar(low[c], high[c], similarity)) return std::nullopt;
+    std::int32_t& l = of_residue[r % static_cast<std::size_t>(m)];
+    if (l >= 0 && l != level[r]) return std::nullopt;
+    l = level[r];
   }
   std::vector<std::vector<std::int64_t>> classes;
-  std::vector<double> class_value;
+  std::vector<std::int32_t> class_level;
   for (std::int64_t c = 0; c < m; ++c) {
-    const double v = (low[static_cast<std::size_t>(c)] + high[static_cast<std::size_t>(c)]) / 2;
-    std::size_t k = 0;
-    while (k < classes.size() && !similar(class_value[k], v, similarity)) ++k;
-    if (k == classes.size()) {
-      classes.emplace_back();
-      class_value.push_back(v);
+    const std::int32_t l = of_residue[static_cast<std::size_t>(c)];
+    const auto it = std::find(class_level.begin(), class_level.end(), l);
+    if (it == class_level.end()) {
+      classes.push_back({c});
+      class_level.push_back(l);
+    } else {
+      classes[static_cast<std::size_t>(it - class_level.begin())].push_back(c);
     }
-    classes[k].push_back(c);
   }
   return classes;
 }
@@ -92,7 +99,7 @@ std::optional<RankClasses> common_rank_classes(std::span<const std::vector<doubl
   for (std::int64_t m = 2; m <= kLargestModulus; ++m) {
     std::optional<std::vector<std::vector<std::int64_t>>> agreed;
     bool holds = true;
-    bool seen = false;
+    std::size_t confirming = 0;
     for (const std::vector<double>& run : runs) {
       if (static_cast<std::int64_t>(run.size()) < m) continue;
       const auto classes = residue_classes(run, m, similarity);
@@ -101,9 +108,11 @@ std::optional<RankClasses> common_rank_classes(std::span<const std::vector<doubl
         break;
       }
       agreed = classes;
-      seen = true;
+      if (static_cast<std::int64_t>(run.size()) >= 2 * m) ++confirming;
     }
-    if (holds && seen && agreed->size() >= 2) return RankClasses{m, *agreed};
+    if (holds && confirming >= kConfirmingRuns && agreed->size() >= 2) {
+      return RankClasses{m, *agreed};
+    }
   }
   return std::nullopt;
 }

@@ -190,6 +190,9 @@ std::vector<IntegerFormula> constants(const std::vector<std::int64_t>& values) {
 struct GeneralEquations {
   std::vector<IntegerFormula> formulas;
   std::optional<std::size_t> failed_parameter;  // the first parameter with no formula
+  // Per parameter, the other reading of a value known modulo m when the runs cannot prefer
+  // either (a periodic dimension of extent 2 in every run: +1 and -1 are the same neighbour).
+  std::vector<std::optional<IntegerFormula>> other_reading;
 };
 
 // Each parameter's values across the runs, fitted as a function of n (and s). A value known
@@ -212,11 +215,15 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
     // Of two formulas as simple, the nearer neighbour: a periodic dimension of extent 3 in
     // every training run cannot tell -1 from +2, and codes step to their neighbours.
     std::optional<IntegerFormula> f = fit_integer_formula(as_is, bases);
-    if (std::optional<IntegerFormula> g = fit_integer_formula(less_modulus, bases);
-        g && (!f || g->terms.size() < f->terms.size() ||
-              (g->terms.size() == f->terms.size() &&
-               std::llabs(g->constant) < std::llabs(f->constant)))) {
-      f = g;
+    std::optional<IntegerFormula> other;
+    if (std::optional<IntegerFormula> g = fit_integer_formula(less_modulus, bases); g && !(g == f)) {
+      const bool as_simple = f && g->terms.size() == f->terms.size();
+      if (as_simple && std::llabs(g->constant) == std::llabs(f->constant)) {
+        other = g;
+      } else if (!f || g->terms.size() < f->terms.size() ||
+                 (as_simple && std::llabs(g->constant) < std::llabs(f->constant))) {
+        f = g;
+      }
     }
     // It must also be defined at the runs that gave no value (a slot nobody used there).
     bool defined = f.has_value();
@@ -226,6 +233,7 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
       return out;
     }
     out.formulas.push_back(*f);
+    out.other_reading.push_back(other);
   }
   return out;
 }
@@ -289,6 +297,7 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   std::optional<PeerRule> exact;
   std::size_t exact_terms = 0;
   std::size_t exact_checked = 0;
+  std::vector<std::pair<std::size_t, PeerRule>> reproducing;  // (terms, rule), in template order
 
   for (const Template& t : templates()) {
     bool usable = true;
@@ -314,7 +323,15 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
           exact_terms = terms;
           exact_checked = tally.checked;
         }
-        if (terms == 0) break;  // constant parameters: nothing later is simpler
+        reproducing.emplace_back(terms, rule);
+        // The same rule with an ambiguous parameter read the other way reproduces the runs
+        // as well: it is an alternative the runs cannot rule out.
+        for (std::size_t k = 0; k < general.other_reading.size(); ++k) {
+          if (!general.other_reading[k]) continue;
+          std::vector<IntegerFormula> other = general.formulas;
+          other[k] = *general.other_reading[k];
+          reproducing.emplace_back(terms, make_rule(t, other));
+        }
         continue;
       }
       outcome.closest = rule.text();
@@ -352,8 +369,17 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
       have_best = true;
     }
   }
-  if (exact) return {*exact, "", "", {}, 0, exact_checked};
-  return best;
+  if (!exact) return best;
+  PeerRuleInference out;
+  out.rule = exact;
+  out.checked_count = exact_checked;
+  std::stable_sort(reproducing.begin(), reproducing.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.alternatives.push_back(*exact);
+  for (const auto& [terms, rule] : reproducing) {
+    if (!(rule == *exact)) out.alternatives.push_back(rule);
+  }
+  return out;
 }
 
 }  // namespace p3s::model

@@ -32,6 +32,9 @@ struct PeerMismatch {
 
 struct PeerRuleInference {
   std::optional<PeerRule> rule;  // set when a rule reproduces every training peer exactly
+  // Every rule that reproduces them, the chosen one first, then by preference: the runs may
+  // not tell a grid's neighbour from a distance that equals it at the n traced.
+  std::vector<PeerRule> alternatives;
   // When not modelled: the closest candidate, why it was not accepted, and where it is wrong.
   std::string closest;
   std::string reason;

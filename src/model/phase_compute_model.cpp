@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "model/instruction_groups.hpp"
@@ -16,6 +17,12 @@ namespace {
 // Below these, two ranks' compute differ by measurement noise only (the signature's floors).
 constexpr double kCpuNoiseNs = 20'000;
 constexpr double kInstructionNoise = 50'000;
+
+// CPU time of the same work spreads by a quarter on a shared node: only a gap of half as much
+// again tells different work apart.
+GroupSimilarity cpu_similarity() {
+  return {.ratio = 1 / 1.5, .floor = kCpuNoiseNs};
+}
 
 bool counted(const PhaseComputeRun& run) {
   return !run.instructions.empty();
@@ -34,18 +41,42 @@ std::vector<std::int64_t> members(const InstructionGroup& group, std::int64_t n)
   return out;
 }
 
-// The group's value in one run: the mean of its ranks, or the largest for a slowest group.
-double statistic(const InstructionGroup& group, std::span<const double> values, std::int64_t n) {
-  double sum = 0, largest = 0;
-  std::size_t count = 0;
+// How far ranks doing the same work spread in one run (%), over the group's ranks at each of
+// their levels: the scatter its CRM must tolerate.
+double spread_pct(const InstructionGroup& group, std::span<const double> values, std::int64_t n,
+                  const GroupSimilarity& similarity) {
+  const std::vector<std::int32_t> level = compute_levels(values, similarity);
+  struct Range {
+    double low = 0, high = 0, sum = 0;
+    std::size_t count = 0;
+  };
+  std::map<std::int32_t, Range> ranges;
   for (std::int64_t r : members(group, n)) {
     const double v = values[static_cast<std::size_t>(r)];
-    sum += v;
-    largest = std::max(largest, v);
-    ++count;
+    Range& range = ranges[level[static_cast<std::size_t>(r)]];
+    range.low = range.count == 0 ? v : std::min(range.low, v);
+    range.high = range.count == 0 ? v : std::max(range.high, v);
+    range.sum += v;
+    ++range.count;
   }
-  if (count == 0) return 0;
-  return group.slowest ? largest : sum / static_cast<double>(count);
+  double widest = 0;
+  for (const auto& [l, range] : ranges) {
+    if (range.count < 2 || range.sum <= 0) continue;
+    widest = std::max(widest, 100 * (range.high - range.low) / 2 /
+                                  (range.sum / static_cast<double>(range.count)));
+  }
+  return widest;
+}
+
+// The group's value in one run: its slowest rank's. A synchronised phase goes at the pace of
+// its slowest rank (PhaseET), and the ranks of one group differ by noise that the real run at
+// N has too; their mean would predict a phase faster than any run makes it.
+double statistic(const InstructionGroup& group, std::span<const double> values, std::int64_t n) {
+  double largest = 0;
+  for (std::int64_t r : members(group, n)) {
+    largest = std::max(largest, values[static_cast<std::size_t>(r)]);
+  }
+  return largest;
 }
 
 ComputePoint point_of(const PhaseComputeRun& run, const InstructionGroup& group, double n,
@@ -71,12 +102,13 @@ double group_total(const PhaseComputeRun& run, const InstructionGroup& group) {
 }
 
 // The groups of ranks, without their models: blocks of ranks that are the same shares of n in
-// every run, else classes of ranks by r mod m that are the same in every run, else one group,
-// the slowest rank's when the ranks differ at all (it sets the pace of a synchronised phase).
+// every run, else classes of ranks by r mod m that are the same in every run, else one group.
+// Ranks are told apart by levels (instruction_groups.hpp): counted instructions repeat within a
+// few percent, so 5 % apart is a different amount of work; CPU time needs a wider gap.
 std::vector<InstructionGroup> group_layout(std::span<const PhaseComputeRun> training,
                                            bool counters, std::vector<std::string>& notes) {
-  const GroupSimilarity similarity{.ratio = 0.95,
-                                   .floor = counters ? kInstructionNoise : kCpuNoiseNs};
+  const GroupSimilarity similarity =
+      counters ? GroupSimilarity{.ratio = 0.95, .floor = kInstructionNoise} : cpu_similarity();
   std::vector<RunGroups> runs;
   std::vector<std::vector<double>> values;
   bool several = false;
@@ -98,28 +130,24 @@ std::vector<InstructionGroup> group_layout(std::span<const PhaseComputeRun> trai
     }
     return groups;
   }
-  if (several) {
-    // A class of ranks may spread by a quarter, what CPU time varies by on a shared node; the
-    // classes a rule of the rank makes (every fourth rank three times as busy) lie further
-    // apart.
-    const GroupSimilarity loose{.ratio = 0.75, .floor = similarity.floor};
-    if (const auto classes = common_rank_classes(values, loose)) {
-      for (const std::vector<std::int64_t>& residues : classes->residues) {
-        InstructionGroup g;
-        g.modulus = classes->modulus;
-        g.residues = residues;
-        groups.push_back(std::move(g));
-      }
-      return groups;
+  if (const auto classes = common_rank_classes(values, similarity)) {
+    for (const std::vector<std::int64_t>& residues : classes->residues) {
+      InstructionGroup g;
+      g.modulus = classes->modulus;
+      g.residues = residues;
+      groups.push_back(std::move(g));
     }
-    notes.push_back(fmt::format(
-        "ranks' {} differ by more than 5 % ({} group(s): {}), but neither as the same blocks "
-        "of ranks nor as the same classes of r mod m in every run: every rank is given the "
-        "slowest rank's compute, which sets the pace",
-        counters ? "instructions" : "CPU times", runs.back().starts.size(), counts));
+    return groups;
   }
   InstructionGroup all;
   all.slowest = several;
+  if (several) {
+    notes.push_back(fmt::format(
+        "ranks' {} differ ({} block(s) of ranks at different levels: {}), but neither as the "
+        "same blocks of ranks nor as the same classes of r mod m in every run: every rank is "
+        "given the slowest rank's compute, which sets the pace",
+        counters ? "instructions" : "CPU times", runs.back().starts.size(), counts));
+  }
   groups.push_back(std::move(all));
   return groups;
 }
@@ -225,7 +253,11 @@ PhaseCompute model_phase_compute(std::span<const PhaseComputeRun> training,
     }
     std::vector<ScalingPoint> fit_points;
     for (const ComputePoint& p : group.points) fit_points.push_back({p.n, p.cpu_ns});
-    group.per_rank_ns = fit_scaling_model(fit_points);
+    double noise = options.least_noise_pct;
+    for (const PhaseComputeRun& run : training) {
+      noise = std::max(noise, spread_pct(group, run.cpu_ns, run.n, cpu_similarity()));
+    }
+    group.per_rank_ns = fit_scaling_model(fit_points, compute_fit_options(options.scaling, noise));
     if (counters || workload) report_regime_changes(group.points, counters, options, compute.notes);
     compute.groups.push_back(std::move(group));
   }

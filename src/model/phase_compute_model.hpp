@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/scaling_fit.hpp"
+#include "model/scaling_model_search.hpp"
 #include "model/slt.hpp"
 
 namespace p3s::model {
@@ -30,6 +31,11 @@ struct ComputeModelOptions {
   // (relative) are reported as a change of regime: cache effects, which a CRM fitted over
   // small n alone cannot foresee.
   double regime_change = 0.25;
+  // What the user declared (p3s model --scaling): narrows the CRM's forms.
+  WorkScaling scaling = WorkScaling::Unknown;
+  // CPU time of the same work differs from run to run by at least this much (%), whatever the
+  // ranks of one run say: frequency, caches, what else the node runs.
+  double least_noise_pct = 5.0;
 };
 
 // `training` runs share the original workload (`workload`, its declared size, if any);

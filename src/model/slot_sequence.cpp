@@ -1,9 +1,12 @@
 #include "model/slot_sequence.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <variant>
 
 namespace p3s::model {
 
@@ -28,6 +31,95 @@ SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
 bool SlotLayout::in_block(std::int64_t template_index) const {
   return block && template_index >= block->first && template_index < block->first + block->period;
 }
+
+namespace {
+
+// The process grid of a grid rule: shape, order and periodic dimensions, offsets aside.
+std::optional<GridPeerRule> grid_of(const PeerRule& rule) {
+  const auto* grid = std::get_if<GridPeerRule>(&rule.form);
+  if (!grid) return std::nullopt;
+  GridPeerRule g = *grid;
+  g.offset.clear();
+  return g;
+}
+
+bool same_grid(const PeerRule& rule, const GridPeerRule& grid) {
+  const std::optional<GridPeerRule> g = grid_of(rule);
+  return g && *g == grid;
+}
+
+// A rule that names neighbours by where they are (not a root, not nobody).
+bool relative(const PeerRule& rule) {
+  return std::holds_alternative<ShiftPeerRule>(rule.form) ||
+         std::holds_alternative<XorPeerRule>(rule.form) ||
+         std::holds_alternative<GridPeerRule>(rule.form) ||
+         std::holds_alternative<PermutationPeerRule>(rule.form);
+}
+
+// One grid whose rules reproduce every relative slot, when the chosen rules are not already of
+// one grid: each such slot's grid alternative replaces its rule.
+void choose_one_grid(std::vector<PeerRuleInference>& slots) {
+  std::vector<GridPeerRule> grids;
+  for (const PeerRuleInference& slot : slots) {
+    for (const PeerRule& alt : slot.alternatives) {
+      if (const auto g = grid_of(alt); g && std::find(grids.begin(), grids.end(), *g) == grids.end())
+        grids.push_back(*g);
+    }
+  }
+  auto covers = [&](const GridPeerRule& grid) {
+    for (const PeerRuleInference& slot : slots) {
+      if (!relative(*slot.rule)) continue;
+      if (std::none_of(slot.alternatives.begin(), slot.alternatives.end(),
+                       [&](const PeerRule& alt) { return same_grid(alt, grid); }))
+        return false;
+    }
+    return true;
+  };
+  bool any_relative = false, already_one = true;
+  std::optional<GridPeerRule> chosen_grid;
+  for (const PeerRuleInference& slot : slots) {
+    if (!relative(*slot.rule)) continue;
+    any_relative = true;
+    const std::optional<GridPeerRule> g = grid_of(*slot.rule);
+    if (!g || (chosen_grid && !(*g == *chosen_grid))) already_one = false;
+    if (g && !chosen_grid) chosen_grid = g;
+  }
+  if (!any_relative || already_one) return;
+  for (const GridPeerRule& grid : grids) {
+    if (!covers(grid)) continue;
+    for (PeerRuleInference& slot : slots) {
+      if (!relative(*slot.rule)) continue;
+      const auto it = std::find_if(slot.alternatives.begin(), slot.alternatives.end(),
+                                   [&](const PeerRule& alt) { return same_grid(alt, grid); });
+      PeerRule pick = *it;
+      slot.alternatives.erase(it);
+      slot.alternatives.insert(slot.alternatives.begin(), pick);
+      slot.rule = pick;
+    }
+    return;
+  }
+}
+
+// The smallest n beyond the training runs, up to 16 times the largest, where two rules that
+// agree on every training run give some rank a different peer.
+std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
+                                             std::int64_t largest, std::int64_t slot) {
+  for (std::int64_t n = largest + 1; n <= 16 * largest; ++n) {
+    PeerMap pa, pb;
+    try {
+      pa = a.at(n, slot);
+      pb = b.at(n, slot);
+    } catch (const std::domain_error&) {
+      continue;
+    }
+    for (std::int64_t r = 0; r < n; ++r) {
+      if (pa(r) != pb(r)) return n;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
@@ -67,7 +159,34 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                     : fmt::format("slot {} is not modelled: {}", t, slot.reason);
       return out;
     }
+  }
+  choose_one_grid(out.slots);
+  std::int64_t largest = 0;
+  for (const PhasePeers& run : runs) largest = std::max(largest, run.n);
+  std::vector<std::size_t> undecided;
+  std::optional<std::int64_t> deciding;
+  std::string example;
+  for (std::size_t t = 0; t < out.slots.size(); ++t) {
+    const PeerRuleInference& slot = out.slots[t];
     model.rules.push_back(*slot.rule);
+    for (std::size_t k = 1; k < slot.alternatives.size(); ++k) {
+      const auto at = first_difference(*slot.rule, slot.alternatives[k], largest,
+                                       static_cast<std::int64_t>(t));
+      if (!at) continue;
+      undecided.push_back(t);
+      if (!deciding || *at < *deciding) deciding = at;
+      if (example.empty()) {
+        example = fmt::format("slot {}: '{}' was chosen, '{}' fits as well", t, slot.rule->text(),
+                              slot.alternatives[k].text());
+      }
+      break;
+    }
+  }
+  if (!undecided.empty()) {
+    out.notes.push_back(fmt::format(
+        "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
+        "run differ from n = {} on, and a training run at n = {} would decide ({})",
+        fmt::join(undecided, ", "), *deciding, *deciding, example));
   }
   out.model = std::move(model);
   return out;

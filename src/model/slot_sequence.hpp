@@ -60,12 +60,20 @@ struct SlotSequenceInference {
   std::optional<SlotSequenceModel> model;  // set when every template is modelled
   std::vector<PeerRuleInference> slots;    // one report per template
   std::string reason;                      // why it is not modelled, in one line
+  // Where the training runs could not decide between rules that differ at larger n.
+  std::vector<std::string> notes;
 
   bool modelled() const { return model.has_value(); }
 };
 
 // Each run's slots must follow `layout` at its n. Throws std::invalid_argument on no runs, a run
 // whose slot count the layout does not give, or a malformed run (see infer_peer_rule).
+//
+// A phase's neighbours come from one decomposition of the ranks. When one process grid gives
+// every slot's peers, its rules are taken for all of them, rather than a distance here and a
+// bit exchange there that only equal the grid at the n traced (a 4 x 2 grid's vertical
+// neighbour is r - 2, its horizontal one r XOR 1: both wrong on 8 x 4). Rules the runs cannot
+// tell apart and that differ at a larger n are noted, with the n that would decide.
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
                                           const PeerInferenceOptions& options = {});

@@ -12,6 +12,7 @@
 #include "core/op.hpp"
 #include "core/run_dir.hpp"
 #include "model/scaling_fit.hpp"
+#include "model/scaling_model_search.hpp"
 #include "model/slot_sequence.hpp"
 
 namespace p3s::model {
@@ -73,6 +74,8 @@ struct PhaseModel {
   bool pattern_modelled = false;
   std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
   std::vector<std::string> failures;           // why the pattern is not modelled, naming ranks
+  // What the training runs left undecided: rules that reproduce them all but differ beyond.
+  std::vector<std::string> notes;
   std::vector<SlotModel> slots;                // the slot templates (layout.templates of them)
   SlotLayout layout;                           // how the templates make the slots at n
   std::optional<SlotSequenceModel> dst_rules;  // a rule per template
@@ -129,6 +132,7 @@ struct MachineCompute {
   std::string machine;                     // host the compute was measured on
   std::string metric = "cpu_time";         // or "instructions": groups and points by counters
   std::optional<core::Workload> workload;  // the training runs' declared workload
+  WorkScaling scaling = WorkScaling::Unknown;  // as declared to p3s model --scaling
   std::vector<PhaseCompute> phases;
   bool operator==(const MachineCompute&) const = default;
 };

@@ -61,8 +61,12 @@ std::string describe_failure(const SlotSequenceInference& inference, Role role) 
   return text;
 }
 
-ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displacement) {
+// `noise_pct`: how far the values scatter by themselves (data-dependent sizes); 0 for exact
+// ones.
+ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displacement,
+                      double noise_pct = 0) {
   ScalingFitOptions options;
+  options.noise_pct = noise_pct;
   if (with_displacement) {
     std::vector<std::int64_t> counts;
     for (const ScalingPoint& p : points) counts.push_back(static_cast<std::int64_t>(p.n));
@@ -141,7 +145,7 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
     points.push_back({static_cast<double>(run.n), std::round(value)});
   }
   if (!any || points.empty()) return std::nullopt;
-  return fit_points(points, false);
+  return fit_points(points, false, 100 * spread);
 }
 
 // Each rank's order of its slots as a variant chosen by r mod m, for the smallest m that
@@ -385,6 +389,9 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     if (!inference.modelled()) {
       failures.push_back(describe_failure(inference, role));
       return false;
+    }
+    for (const std::string& note : inference.notes) {
+      phase.notes.push_back(fmt::format("{}: {}", role_name(role), note));
     }
     (role == Role::Dst   ? phase.dst_rules
      : role == Role::Src ? phase.src_rules
@@ -725,6 +732,7 @@ BuiltSlt build_slt(const SltInputs& inputs) {
   const bool counters = std::all_of(sorted.begin(), sorted.end(),
                                     [](const LogicalRun* r) { return r->instructions; });
   slt.compute.metric = counters ? "instructions" : "cpu_time";
+  slt.compute.scaling = inputs.scaling;
 
   std::vector<FamilyStatus> status(families.size());
   for (std::size_t f = 0; f < families.size(); ++f) {
@@ -775,7 +783,10 @@ BuiltSlt build_slt(const SltInputs& inputs) {
     }
     std::optional<double> size;
     if (slt.compute.workload) size = slt.compute.workload->size;
-    PhaseCompute compute = model_phase_compute(training, points, slt.phases.back().weight, size);
+    ComputeModelOptions compute_options;
+    compute_options.scaling = inputs.scaling;
+    PhaseCompute compute =
+        model_phase_compute(training, points, slt.phases.back().weight, size, compute_options);
     compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
     compute.slot_shares = slot_shares(slt.phases.back(), *present.back().phase, largest_order);
     slt.compute.phases.push_back(std::move(compute));

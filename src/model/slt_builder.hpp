@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/logical_phases.hpp"
+#include "model/scaling_model_search.hpp"
 #include "model/slt.hpp"
 
 namespace p3s::model {
@@ -20,6 +21,8 @@ struct SltInputs {
   std::optional<LogicalRun> holdout;
   // Phases below this (LogicalPhase::relevance) in every run are left out, with a note.
   double threshold = 0.01;
+  // How the application's work is divided as n grows, as the user declares it.
+  WorkScaling scaling = WorkScaling::Unknown;
 };
 
 struct BuiltSlt {

@@ -68,6 +68,7 @@ ordered_json phase_json(const PhaseModel& p) {
   out["pattern_modelled"] = p.pattern_modelled;
   out["alignment"] = p.alignment;
   out["failures"] = p.failures;
+  out["notes"] = p.notes;
   json layout = p.layout;
   out["layout"] = layout;
   ordered_json slots = ordered_json::array();
@@ -120,6 +121,7 @@ PhaseModel phase_from(const json& j) {
   p.pattern_modelled = j.at("pattern_modelled").get<bool>();
   p.alignment = j.at("alignment").get<std::string>();
   p.failures = j.at("failures").get<std::vector<std::string>>();
+  p.notes = j.at("notes").get<std::vector<std::string>>();
   p.layout = j.at("layout").get<SlotLayout>();
   for (const json& s : j.at("slots")) {
     SlotModel slot;
@@ -265,7 +267,11 @@ ordered_json compute_json(const MachineCompute& c) {
   }
   ordered_json workload = nullptr;
   if (c.workload) workload = {{"label", c.workload->label}, {"size", c.workload->size}};
-  return {{"machine", c.machine}, {"metric", c.metric}, {"workload", workload}, {"phases", phases}};
+  return {{"machine", c.machine},
+          {"metric", c.metric},
+          {"scaling", work_scaling_name(c.scaling)},
+          {"workload", workload},
+          {"phases", phases}};
 }
 
 MachineCompute compute_from(const json& j, std::size_t phase_count) {
@@ -274,6 +280,7 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
   c.metric = j.at("metric").get<std::string>();
   if (c.metric != "cpu_time" && c.metric != "instructions")
     throw std::invalid_argument("compute metric is neither cpu_time nor instructions");
+  c.scaling = work_scaling_from_name(j.at("scaling").get<std::string>());
   if (!j.at("workload").is_null()) {
     c.workload = core::Workload{j.at("workload").at("label").get<std::string>(),
                                 j.at("workload").at("size").get<double>()};

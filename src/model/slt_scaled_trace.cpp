@@ -12,13 +12,45 @@
 namespace p3s::model {
 namespace {
 
-std::int64_t bytes_at(const std::optional<ScalingFit>& fit, int n) {
+// The fit's value at n. A fit that has gone negative there is refused, not clamped: the form
+// was extrapolated past zero and says nothing. One that has turned back (it grew, now it
+// shrinks) is used, with a warning naming where it stopped being trusted.
+double extrapolated(const ScalingFit& fit, int n, std::string_view what,
+                    std::vector<std::string>& warnings) {
+  const double value = fit.at(n);
+  if (!std::isfinite(value) || value < 0) {
+    throw std::domain_error(fmt::format(
+        "its {} ({}) is {:.4g} at N = {}: the fit goes negative beyond the training runs and is "
+        "not extrapolated",
+        what, fit.equation(), value, n));
+  }
+  if (!fit.trusted_at(n)) {
+    warnings.push_back(fmt::format(
+        "{} ({}) changes direction beyond n = {:.0f}: its value at N = {} ({:.4g}) is an "
+        "extrapolation past that turn",
+        what, fit.equation(), *fit.quality.trusted_up_to, n, value));
+  }
+  return value;
+}
+
+std::int64_t bytes_at(const std::optional<ScalingFit>& fit, int n, std::string_view what,
+                      std::vector<std::string>& warnings) {
   if (!fit) return 0;
-  return std::max<std::int64_t>(0, std::llround(fit->at(n)));
+  return std::llround(extrapolated(*fit, n, what, warnings));
 }
 
 bool point_to_point(core::Op op) {
   return core::op_kind(op) == core::OpKind::PointToPoint;
+}
+
+bool gathers(core::Op op) {
+  using core::Op;
+  return op == Op::Gather || op == Op::Gatherv || op == Op::Igather || op == Op::Igatherv;
+}
+
+bool scatters(core::Op op) {
+  using core::Op;
+  return op == Op::Scatter || op == Op::Scatterv || op == Op::Iscatter || op == Op::Iscatterv;
 }
 
 PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n,
@@ -45,8 +77,16 @@ SltScaledTrace::SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOpti
   for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     const PhaseModel& phase = slt.phases[k];
     try {
+      std::vector<std::string> notes;
       InstantiatedPhase inst = instantiate(slt, k, options);
-      phases_.push_back({phase.name, std::max(0.0, std::round(phase.weight.at(nprocs)))});
+      double weight = 0;
+      try {
+        weight = std::round(extrapolated(phase.weight, nprocs, "weight", notes));
+      } catch (const std::domain_error& e) {
+        throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
+      }
+      for (const std::string& note : notes) warnings_.push_back(phase.name + ": " + note);
+      phases_.push_back({phase.name, weight});
       instantiated_.push_back(std::move(inst));
     } catch (const std::domain_error& e) {
       if (!options.omit_unavailable) throw;
@@ -61,12 +101,21 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   const PhaseModel& phase = slt.phases[k];
   InstantiatedPhase inst;
   inst.model = &phase;
+  // What the phase's fits say beyond where they are trusted, kept only if the phase is.
+  std::vector<std::string> notes;
   if (k < slt.compute.phases.size()) {
     const PhaseCompute& compute = slt.compute.phases[k];
-    for (const InstructionGroup& g : compute.groups) {
+    for (std::size_t j = 0; j < compute.groups.size(); ++j) {
+      const InstructionGroup& g = compute.groups[j];
       const auto [first, end] = group_ranks(g.first, g.end, nprocs);
-      inst.groups.push_back(
-          {first, end, g.modulus, g.residues, std::max(0.0, g.per_rank_ns.at(nprocs))});
+      double ns = 0;
+      try {
+        ns = extrapolated(g.per_rank_ns, nprocs,
+                          fmt::format("compute per rank of instruction group {}", j), notes);
+      } catch (const std::domain_error& e) {
+        throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
+      }
+      inst.groups.push_back({first, end, g.modulus, g.residues, ns});
     }
     inst.slot_shares = compute.slot_shares;
   }
@@ -87,6 +136,7 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
         fmt::format("{}: NOT MODELLED -- the pattern measured at n = {} is "
                     "carried to N = {} by tiling; its peers are a guess",
                     phase.name, phase.carried->n, nprocs));
+    for (const std::string& note : notes) warnings_.push_back(phase.name + ": " + note);
     return inst;
   }
   try {
@@ -105,8 +155,10 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
       slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
       slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
       slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
-      slot.bytes = bytes_at(model.bytes, nprocs);
-      slot.rbytes = bytes_at(model.rbytes, nprocs);
+      slot.bytes = bytes_at(model.bytes, nprocs,
+                            fmt::format("slot {} bytes", at.template_index), notes);
+      slot.rbytes = bytes_at(model.rbytes, nprocs,
+                             fmt::format("slot {} received bytes", at.template_index), notes);
       inst.slots.push_back(std::move(slot));
     }
   } catch (const std::domain_error& e) {
@@ -120,6 +172,10 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
     inst.growing_order.resize(inst.slots.size());
     std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
   }
+  // A growing phase makes its templates' slots many times: each note once.
+  std::sort(notes.begin(), notes.end());
+  notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
+  for (const std::string& note : notes) warnings_.push_back(phase.name + ": " + note);
   return inst;
 }
 
@@ -163,6 +219,12 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     if (e.src != core::kNone || !point_to_point(m.op)) {
       e.rtag = m.rtag;
       e.rbytes = slot.rbytes;
+    }
+    // A rooted collective's fit is the root's side; the other ranks' side of a gather or a
+    // scatter is empty, as the tracer records it.
+    if (m.rooted && e.root != rank) {
+      if (gathers(m.op)) e.rbytes = 0;
+      if (scatters(m.op)) e.bytes = 0;
     }
     if (core::is_nonblocking(m.op) && point_to_point(m.op)) {
       e.req = next_request++;

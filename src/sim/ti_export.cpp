@@ -155,7 +155,7 @@ class ActionWriter {
         return line("allgather {} {}", s.bytes, std::max(s.bytes, recv_peer));
       case Op::Scatter:
       case Op::Iscatter:
-        return line("scatter {} {} {}", send_peer, s.rbytes, s.root);
+        return line("scatter {} {} {}", std::max(send_peer, s.rbytes), s.rbytes, s.root);
       case Op::Alltoall:
       case Op::Ialltoall:
         return line("alltoall {} {}", send_peer, recv_peer);
