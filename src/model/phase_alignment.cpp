@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "core/event.hpp"
@@ -65,7 +66,14 @@ std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64
   return keys;
 }
 
-// A run's slots: its distinct keys, in the order the ranks with the most events use them.
+// A run's slots: its distinct keys, in an order every rank's own order follows. On a grid
+// too small for any rank to have every neighbour (2 x 2 x 2), each rank makes a few of the
+// calls, and only together do they say the order: -x before +x from one rank, +x before -y
+// from another. Ties go to the ranks with the most events, in their order, except that of two
+// calls of one kind that no rank makes both of, the one towards the lower ranks goes first, as
+// MPI_Cart_shift lists them (a 2 x 2 grid never shows whether -y or +y comes first). When the ranks
+// disagree (a ring's even and odd ranks), the keys come in the order the ranks with the most
+// events use them, and the slot order is left to the variants by r mod m.
 std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_keys_list) {
   std::vector<std::size_t> by_size(rank_keys_list.size());
   for (std::size_t r = 0; r < by_size.size(); ++r) by_size[r] = r;
@@ -78,7 +86,44 @@ std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_key
       if (std::find(slots.begin(), slots.end(), k) == slots.end()) slots.push_back(k);
     }
   }
-  return slots;
+  // Kahn's algorithm over "comes right after on some rank", the first-seen order breaking ties.
+  const std::size_t count = slots.size();
+  auto index_of = [&](const SlotKey& k) {
+    return static_cast<std::size_t>(std::find(slots.begin(), slots.end(), k) - slots.begin());
+  };
+  std::vector<std::vector<bool>> after(count, std::vector<bool>(count, false));
+  std::vector<std::size_t> before_count(count, 0);
+  for (const std::vector<SlotKey>& keys : rank_keys_list) {
+    for (std::size_t e = 1; e < keys.size(); ++e) {
+      const std::size_t a = index_of(keys[e - 1]), b = index_of(keys[e]);
+      if (a == b || after[a][b]) continue;
+      after[a][b] = true;
+      ++before_count[b];
+    }
+  }
+  std::vector<SlotKey> ordered;
+  std::vector<bool> placed(count, false);
+  while (ordered.size() < count) {
+    std::optional<std::size_t> next;
+    for (std::size_t k = 0; k < count && !next; ++k) {
+      if (!placed[k] && before_count[k] == 0) next = k;
+    }
+    if (!next) return slots;
+    for (std::size_t k = *next + 1; k < count; ++k) {
+      const SlotKey& a = slots[k];
+      const SlotKey& b = slots[*next];
+      if (!placed[k] && before_count[k] == 0 && a.group == b.group && a.repeat == b.repeat &&
+          std::tie(a.dst, a.src) < std::tie(b.dst, b.src)) {
+        next = k;
+      }
+    }
+    placed[*next] = true;
+    ordered.push_back(slots[*next]);
+    for (std::size_t b = 0; b < count; ++b) {
+      if (after[*next][b]) --before_count[b];
+    }
+  }
+  return ordered;
 }
 
 double magnitude(std::int64_t offset) {

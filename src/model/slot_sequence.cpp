@@ -185,8 +185,8 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
   if (!undecided.empty()) {
     out.notes.push_back(fmt::format(
         "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
-        "run differ from n = {} on, and a training run at n = {} would decide ({})",
-        fmt::join(undecided, ", "), *deciding, *deciding, example));
+        "run give other peers from n = {} on ({}); a training run where they differ settles it",
+        fmt::join(undecided, ", "), *deciding, example));
   }
   out.model = std::move(model);
   return out;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <span>
 #include <stdexcept>
@@ -151,6 +152,22 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
 // Each rank's order of its slots as a variant chosen by r mod m, for the smallest m that
 // reproduces every rank of every run.
 std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slot_count) {
+  auto reproduces = [&](const SlotOrder& order) {
+    for (const AlignedRun& run : alignment.runs) {
+      for (std::size_t r = 0; r < run.order.size(); ++r) {
+        std::vector<std::int32_t> expected;
+        for (std::int32_t s : order.variants[r % static_cast<std::size_t>(order.modulus)]) {
+          if (run.slot_events[static_cast<std::size_t>(s)][r]) expected.push_back(s);
+        }
+        if (expected != run.order[r]) return false;
+      }
+    }
+    return true;
+  };
+  // The slots' own order, which the alignment made one every rank follows when it could.
+  SlotOrder in_order{1, {std::vector<std::int32_t>(slot_count)}};
+  std::iota(in_order.variants[0].begin(), in_order.variants[0].end(), 0);
+  if (reproduces(in_order)) return in_order;
   for (std::int64_t m = 1; m <= 4; ++m) {
     SlotOrder order;
     order.modulus = m;
@@ -169,17 +186,7 @@ std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slo
           variant.push_back(slot);
       }
     }
-    bool reproduces = true;
-    for (const AlignedRun& run : alignment.runs) {
-      for (std::size_t r = 0; r < run.order.size() && reproduces; ++r) {
-        std::vector<std::int32_t> expected;
-        for (std::int32_t s : order.variants[r % static_cast<std::size_t>(m)]) {
-          if (run.slot_events[static_cast<std::size_t>(s)][r]) expected.push_back(s);
-        }
-        reproduces = expected == run.order[r];
-      }
-    }
-    if (reproduces) return order;
+    if (reproduces(order)) return order;
   }
   return std::nullopt;
 }

@@ -1,5 +1,10 @@
 #include "integration/model_helpers.hpp"
 
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/holdout_check.hpp"
 #include "signature/run_analysis.hpp"
 
 namespace p3s::testing {
@@ -26,6 +31,21 @@ HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& traini
     out.main_holdout = &out.holdout.phases[*out.built.holdout_phase[out.main]];
   }
   return out;
+}
+
+void expect_holdout_exact(const HeldOutModel& held, double main_share) {
+  const model::HoldoutCheck check =
+      model::check_holdout(held.built.slt, held.holdout, held.built.holdout_phase);
+  ASSERT_EQ(check.phases.size(), held.built.slt.phases.size());
+  EXPECT_GE(check.phases[held.main].share, main_share) << check.text();
+  for (const model::HoldoutPhase& p : check.phases) {
+    if (p.share < 0.01) continue;
+    SCOPED_TRACE(p.name + "\n" + check.text());
+    EXPECT_TRUE(p.exact) << p.pattern << " " << p.difference;
+    ASSERT_TRUE(p.volume_pct && p.weight_pct);
+    EXPECT_LE(std::abs(*p.volume_pct), 2.0);
+    EXPECT_EQ(*p.weight_pct, 0.0);
+  }
 }
 
 }  // namespace p3s::testing

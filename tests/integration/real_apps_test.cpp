@@ -7,7 +7,6 @@
 
 #include "integration/model_helpers.hpp"
 #include "integration/run_helpers.hpp"
-#include "model/holdout_check.hpp"
 #include "model/slt_json.hpp"
 
 namespace p3s::testing {
@@ -77,20 +76,7 @@ TEST(RealApps, LammpsLennardJonesWeakScalingIsModelledExactly) {
 
   // Every phase that takes at least 1 % of the run at 192 ranks, the timestep loop first among
   // them, against what those 192 ranks really did.
-  const HeldOutModel held = model_with_holdout(training, holdout);
-  const model::HoldoutCheck check =
-      model::check_holdout(held.built.slt, held.holdout, held.built.holdout_phase);
-  ASSERT_EQ(check.phases.size(), held.built.slt.phases.size());
-  const model::HoldoutPhase& loop = check.phases[held.main];
-  EXPECT_GE(loop.share, 0.5) << check.text();
-  for (const model::HoldoutPhase& p : check.phases) {
-    if (p.share < 0.01) continue;
-    SCOPED_TRACE(p.name + "\n" + check.text());
-    EXPECT_TRUE(p.exact) << p.pattern << " " << p.difference;
-    ASSERT_TRUE(p.volume_pct && p.weight_pct);
-    EXPECT_LE(std::abs(*p.volume_pct), 2.0);
-    EXPECT_EQ(*p.weight_pct, 0.0);
-  }
+  expect_holdout_exact(model_with_holdout(training, holdout), 0.5);
 
   // At 16x: every message has its receiver and every collective all its members. Phases the
   // model does not express are left out, and say so with their share, which is small.
