@@ -102,6 +102,10 @@ bool is_nonblocking(Op op) {
          op == Op::Startall || in_range(op, Op::Ibarrier, Op::Iexscan);
 }
 
+bool completes_one(Op op) {
+  return op_kind(op) == OpKind::Completion && op != Op::Waitall && op != Op::Testall;
+}
+
 bool is_rooted(Op op) {
   switch (op) {
     case Op::Bcast:

@@ -99,5 +99,9 @@ OpKind op_kind(Op op);
 bool is_nonblocking(Op op);
 // True for collectives with a root argument.
 bool is_rooted(Op op);
+// True for the completions that finish one request of those pending (wait, waitany, test,
+// testany) or a timing-dependent number of them (waitsome, testsome), not all (waitall,
+// testall).
+bool completes_one(Op op);
 
 }  // namespace p3s::core

@@ -214,9 +214,16 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
     }
     // Of two formulas as simple, the nearer neighbour: a periodic dimension of extent 3 in
     // every training run cannot tell -1 from +2, and codes step to their neighbours.
-    std::optional<IntegerFormula> f = fit_integer_formula(as_is, bases);
+    // A value seen in one run only (a neighbour in z, on the one training grid that has a z
+    // extent) is taken as the constant it is; the rule is then checked against every run, the
+    // ones where it must give no peer at all included.
+    const auto fit = [&](const std::vector<FormulaSample>& values) -> std::optional<IntegerFormula> {
+      if (values.size() == 1 && samples.size() > 1) return IntegerFormula{values.front().value, {}};
+      return fit_integer_formula(values, bases);
+    };
+    std::optional<IntegerFormula> f = fit(as_is);
     std::optional<IntegerFormula> other;
-    if (std::optional<IntegerFormula> g = fit_integer_formula(less_modulus, bases); g && !(g == f)) {
+    if (std::optional<IntegerFormula> g = fit(less_modulus); g && !(g == f)) {
       const bool as_simple = f && g->terms.size() == f->terms.size();
       if (as_simple && std::llabs(g->constant) == std::llabs(f->constant)) {
         other = g;
@@ -242,6 +249,7 @@ struct Tally {
   std::vector<PeerMismatch> first;
   std::size_t count = 0;
   std::size_t checked = 0;
+  std::size_t to_self = 0;  // mismatches where the run had no peer and the rule the rank itself
 };
 
 void compare(const PeerMap& predicted, const PeerSample& s, std::size_t keep, Tally& tally) {
@@ -251,6 +259,7 @@ void compare(const PeerMap& predicted, const PeerSample& s, std::size_t keep, Ta
     ++tally.checked;
     if (got == expected) continue;
     ++tally.count;
+    if (expected == kNoPeer && got == r) ++tally.to_self;
     if (tally.first.size() < keep) tally.first.push_back({s.n, s.slot, r, expected, got});
   }
 }
@@ -311,9 +320,18 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
     Tally tally;
     PeerRuleInference outcome;
     if (!general.failed_parameter) {
-      const PeerRule rule = make_rule(t, general.formulas);
+      PeerRule rule = make_rule(t, general.formulas);
       for (const PeerSample& s : samples) {
         compare(rule.at(s.n, s.slot), s, options.reported_mismatches, tally);
+      }
+      if (tally.count > 0 && tally.count == tally.to_self) {
+        // Wrong only where the rule names the rank itself and the run had no peer: the code
+        // skips messages to itself.
+        rule.none_for_self = true;
+        tally = Tally{};
+        for (const PeerSample& s : samples) {
+          compare(rule.at(s.n, s.slot), s, options.reported_mismatches, tally);
+        }
       }
       if (tally.count == 0) {
         std::size_t terms = 0;

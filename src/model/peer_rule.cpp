@@ -124,7 +124,7 @@ std::string grid_text(const GridPeerRule& rule) {
 }  // namespace
 
 PeerMap PeerRule::at(std::int64_t n, std::int64_t slot) const {
-  return std::visit(
+  PeerMap map = std::visit(
       Overloaded{
           [](const NoPeerRule&) -> PeerMap { return [](std::int64_t) { return kNoPeer; }; },
           [n, slot](const FixedPeerRule& r) -> PeerMap {
@@ -149,10 +149,15 @@ PeerMap PeerRule::at(std::int64_t n, std::int64_t slot) const {
           [n, slot](const GridPeerRule& r) { return bind_grid(r, n, slot); },
       },
       form);
+  if (!none_for_self) return map;
+  return [map = std::move(map)](std::int64_t rank) {
+    const std::int64_t peer = map(rank);
+    return peer == rank ? kNoPeer : peer;
+  };
 }
 
 std::string PeerRule::text() const {
-  return std::visit(
+  const std::string text = std::visit(
       Overloaded{
           [](const NoPeerRule&) -> std::string { return "none"; },
           [](const FixedPeerRule& r) {
@@ -187,6 +192,7 @@ std::string PeerRule::text() const {
           [](const GridPeerRule& r) { return grid_text(r); },
       },
       form);
+  return none_for_self ? text + ", none where that is the rank itself" : text;
 }
 
 std::string_view permutation_name(Permutation permutation) {

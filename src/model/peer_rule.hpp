@@ -73,6 +73,9 @@ struct PeerRule {
   std::variant<NoPeerRule, FixedPeerRule, ShiftPeerRule, XorPeerRule, PermutationPeerRule,
                GridPeerRule>
       form;
+  // Where the form names the rank itself, there is no communication: codes skip a message to
+  // themselves (a periodic dimension of extent 1, `if (peer != me)`).
+  bool none_for_self = false;
 
   // Everything that depends only on n and the slot is worked out here, once, so a large N
   // costs a few operations per rank. Throws std::domain_error where the rule is undefined at

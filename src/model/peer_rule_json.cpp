@@ -9,6 +9,7 @@ namespace p3s::model {
 void to_json(nlohmann::json& out, const PeerRule& rule) {
   out = nlohmann::json::object();
   out["text"] = rule.text();
+  out["none_for_self"] = rule.none_for_self;
   std::visit(Overloaded{
                  [&out](const NoPeerRule&) { out["kind"] = "none"; },
                  [&out](const FixedPeerRule& r) {
@@ -67,6 +68,7 @@ void from_json(const nlohmann::json& in, PeerRule& rule) {
   } else {
     throw std::invalid_argument("unknown peer rule kind '" + kind + "'");
   }
+  rule.none_for_self = in.at("none_for_self").get<bool>();
 }
 
 }  // namespace p3s::model

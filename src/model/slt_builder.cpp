@@ -97,10 +97,19 @@ std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std
 // slot does not express), while over its repetitions a rank's sizes may range wider (an
 // initial lattice's ghost counts are not a liquid's). A rooted collective's root may receive
 // (gather) or send (scatter) for all: its side is the largest, and the other ranks ignore it.
+// When no alignment keeps the ranks' sizes within kSizeFactor (`by_rank` set: an irregular
+// system whose subdomains hold very different numbers of atoms), the slot is modelled by the
+// mean over its ranks, their range recorded as its spread and in `notes`.
+struct SizeTolerance {
+  bool by_rank = false;
+  bool failed = false;  // set when sizes differed by rank beyond kSizeFactor
+};
+
 std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
                                     std::span<const PhaseRun> phase_runs,
                                     const std::vector<std::vector<std::size_t>>& slots_of_run,
                                     std::size_t slot, bool receive_side, double& spread,
+                                    SizeTolerance& tolerance, std::vector<std::string>& notes,
                                     std::vector<std::string>& failures) {
   std::vector<ScalingPoint> points;
   bool any = false;
@@ -134,11 +143,17 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
     if (rooted) {
       value = high;
     } else if (high + kSizeSlack > kSizeFactor * (low + kSizeSlack)) {
-      failures.push_back(fmt::format(
-          "slot {}: ranks at n = {} {} different sizes, {} (rank {}) to {} (rank {}), beyond a "
-          "data spread",
-          slot, run.n, receive_side ? "receive" : "send", low, low_rank, high, high_rank));
-      return std::nullopt;
+      const std::string what = fmt::format(
+          "slot {}: ranks at n = {} {} different sizes, {} (rank {}) to {} (rank {})", slot, run.n,
+          receive_side ? "receive" : "send", low, low_rank, high, high_rank);
+      if (!tolerance.by_rank) {
+        tolerance.failed = true;
+        failures.push_back(what + ", beyond a data spread");
+        return std::nullopt;
+      }
+      notes.push_back(what + ": modelled by their mean, " + number_text(std::round(value)) +
+                      " bytes; the volume of single ranks is approximate");
+      spread = std::max({spread, widest, (high - low) / (2 * value)});
     } else if (value > 0) {
       spread = std::max({spread, widest, (high - low) / (2 * value)});
     }
@@ -287,7 +302,7 @@ std::optional<SlotLayout> infer_layout(const Alignment& alignment, std::string& 
 
 // The communication pattern of one phase under one alignment; failures says why not.
 bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                   PhaseModel& phase, std::vector<std::string>& failures) {
+                   PhaseModel& phase, SizeTolerance& sizes, std::vector<std::string>& failures) {
   std::string layout_failure;
   const std::optional<SlotLayout> layout = infer_layout(alignment, layout_failure);
   if (!layout) {
@@ -348,19 +363,21 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
                       t, core::op_name(slot.op)));
       return false;
     }
-    slot.bytes =
-        fit_bytes(alignment, phase_runs, slots_of[t], t, false, slot.bytes_spread, failures);
-    slot.rbytes =
-        fit_bytes(alignment, phase_runs, slots_of[t], t, true, slot.rbytes_spread, failures);
+    slot.bytes = fit_bytes(alignment, phase_runs, slots_of[t], t, false, slot.bytes_spread, sizes,
+                           phase.notes, failures);
+    slot.rbytes = fit_bytes(alignment, phase_runs, slots_of[t], t, true, slot.rbytes_spread,
+                            sizes, phase.notes, failures);
     if (!failures.empty()) return false;
     slots.push_back(slot);
   }
-  // A call with no peer must be made by every rank: only peers may be null.
+  // A call with no peer must be made by every rank: only peers may be null. A call that
+  // completes one request is made where the rank has one (`if (peer != me) { irecv; send;
+  // wait; }`): generate makes it only then.
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
       const SlotModel& slot = slots[template_of_slot[i][k]];
-      if (slot.sends || slot.receives) continue;
+      if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
       for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
         if (!run.slot_events[k][r]) {
           failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,
@@ -564,25 +581,32 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
   }
   phase.weight = fit_points(weights, true);
 
-  for (AlignmentMethod method :
-       {AlignmentMethod::Position, AlignmentMethod::Centered, AlignmentMethod::Signed}) {
-    const Alignment alignment = align_phase(phase_runs, method);
-    std::vector<std::string> failures;
-    if (!alignment.aligned()) {
-      failures.push_back(alignment.failure);
-    } else {
-      PhaseModel attempt = phase;
-      if (model_pattern(alignment, phase_runs, attempt, failures)) {
-        tie_receive_sizes(alignment.runs.back(), attempt);
-        attempt.pattern_modelled = true;
-        attempt.alignment = alignment_method_name(method);
-        phase = std::move(attempt);
-        largest_order = alignment.runs.back().order;
-        break;
+  // Alignments that keep every slot's sizes alike across ranks first; only when none models
+  // the pattern for that reason alone, ranks' sizes may differ (SizeTolerance).
+  SizeTolerance sizes;
+  for (const bool by_rank : {false, true}) {
+    if (phase.pattern_modelled || (by_rank && !sizes.failed)) break;
+    sizes.by_rank = by_rank;
+    for (AlignmentMethod method :
+         {AlignmentMethod::Position, AlignmentMethod::Centered, AlignmentMethod::Signed}) {
+      const Alignment alignment = align_phase(phase_runs, method);
+      std::vector<std::string> failures;
+      if (!alignment.aligned()) {
+        if (!by_rank) failures.push_back(alignment.failure);
+      } else {
+        PhaseModel attempt = phase;
+        if (model_pattern(alignment, phase_runs, attempt, sizes, failures)) {
+          tie_receive_sizes(alignment.runs.back(), attempt);
+          attempt.pattern_modelled = true;
+          attempt.alignment = alignment_method_name(method);
+          phase = std::move(attempt);
+          largest_order = alignment.runs.back().order;
+          break;
+        }
       }
+      for (const std::string& f : failures)
+        phase.failures.push_back(fmt::format("{} alignment: {}", alignment_method_name(method), f));
     }
-    for (const std::string& f : failures)
-      phase.failures.push_back(fmt::format("{} alignment: {}", alignment_method_name(method), f));
   }
   if (phase.pattern_modelled) {
     phase.failures.clear();

@@ -191,7 +191,8 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
           ? inst.growing_order
           : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
   // Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
-  // all of them, as the phases' bodies did in the runs.
+  // all of them, as the phases' bodies did in the runs (signature/repetition_units.hpp keeps
+  // each request in the repetition that completes it).
   std::vector<core::RequestRecord> pending;
   std::int64_t next_request = 0;
   const double compute = inst.compute_ns(rank);
@@ -231,7 +232,13 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
       const bool send = e.dst != core::kNone;
       pending.push_back(
           {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
-    } else if (m.op == core::Op::Wait && !pending.empty()) {
+    } else if (core::completes_one(m.op)) {
+      // As in the runs: a rank with no request pending makes no such call; the oldest pending
+      // one completes (for waitany and waitsome, which one came first in the run).
+      if (pending.empty()) {
+        unplaced = static_cast<double>(e.burst_cpu);
+        continue;
+      }
       e.requests = {pending.front()};
       pending.erase(pending.begin());
     } else if (m.op == core::Op::Waitall) {
