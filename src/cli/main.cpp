@@ -1,6 +1,8 @@
 // p3s: predicts how an MPI application scales from a few small traced runs.
 #include <fmt/core.h>
 
+#include <cstdio>
+
 #include <boost/program_options/errors.hpp>
 #include <exception>
 
@@ -23,6 +25,9 @@ void print_help() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Whole lines on stdout, so that a report and an error on stderr interleave by line when
+  // both go to one pipe (2>&1, a CI log).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   p3s::cli::Args all(argv + 1, argv + argc);
   if (all.empty() || all[0] == "--help" || all[0] == "-h" || all[0] == "help") {
     print_help();

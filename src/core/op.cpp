@@ -102,6 +102,33 @@ bool is_nonblocking(Op op) {
          op == Op::Startall || in_range(op, Op::Ibarrier, Op::Iexscan);
 }
 
+Op blocking_form(Op op) {
+  if (op < Op::Ibarrier || op > Op::Iexscan) return op;
+  return static_cast<Op>(static_cast<int>(op) - static_cast<int>(Op::Ibarrier) +
+                         static_cast<int>(Op::Barrier));
+}
+
+bool bytes_per_member(Op op, bool receive_side) {
+  switch (blocking_form(op)) {
+    case Op::Alltoall:
+    case Op::Alltoallv:
+    case Op::Alltoallw:
+      return true;
+    case Op::Gather:
+    case Op::Gatherv:
+    case Op::Allgather:
+    case Op::Allgatherv:
+      return receive_side;
+    case Op::Scatter:
+    case Op::Scatterv:
+    case Op::ReduceScatter:
+    case Op::ReduceScatterBlock:
+      return !receive_side;
+    default:
+      return false;
+  }
+}
+
 bool completes_one(Op op) {
   return op_kind(op) == OpKind::Completion && op != Op::Waitall && op != Op::Testall;
 }

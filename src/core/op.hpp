@@ -99,6 +99,12 @@ OpKind op_kind(Op op);
 bool is_nonblocking(Op op);
 // True for collectives with a root argument.
 bool is_rooted(Op op);
+// The blocking collective of a non-blocking one (ibcast: bcast); any other op itself.
+Op blocking_form(Op op);
+// True when a collective's bytes on that side are one block per member of its communicator
+// (an alltoall's both sides, a gather's receive side at the root, a reduce_scatter's send
+// side): they grow with the communicator, not with what each member contributes.
+bool bytes_per_member(Op op, bool receive_side);
 // True for the completions that finish one request of those pending (wait, waitany, test,
 // testany) or a timing-dependent number of them (waitsome, testsome), not all (waitall,
 // testall).

@@ -55,6 +55,7 @@ LogicalRun logical_phases(const signature::Signature& sig) {
   for (std::size_t r = 0; r < sig.ranks.size(); ++r) {
     const signature::RankPhases& rank = sig.ranks[r];
     out.rank_run_ns.push_back(rank.run_ns);
+    out.rank_comms.push_back(rank.comms);
     for (const signature::RankPhase& phase : rank.phases) {
       LogicalRankPhase& mine = out.phases[static_cast<std::size_t>(phase.id)].ranks[r];
       mine.events = phase.events;

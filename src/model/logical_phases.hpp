@@ -48,6 +48,8 @@ struct LogicalRun {
   bool instructions = false;               // every rank counted instructions
   std::string host;
   std::vector<std::int64_t> rank_run_ns;  // each rank's traced time
+  // Each rank's communicators, which its events' `comm` index.
+  std::vector<std::vector<signature::CommShape>> rank_comms;
   std::vector<LogicalPhase> phases;       // in logical order
 
   // Share of the run's time (summed over ranks) that the given phases take.

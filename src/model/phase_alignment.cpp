@@ -24,8 +24,8 @@ struct SlotGroup {
   core::Op op = core::Op::Barrier;
   std::int32_t tag = core::kNone;
   std::int32_t rtag = core::kNone;
-  std::int32_t comm = 0;
-  std::int64_t occurrence = 0;  // non-point-to-point: the k-th call of this op on the rank
+  bool sub_communicator = false;  // a collective's communicator is not the world
+  std::int64_t occurrence = 0;    // non-point-to-point: the k-th call of this op on the rank
   auto operator<=>(const SlotGroup&) const = default;
 };
 
@@ -52,8 +52,9 @@ std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64
   for (const EventToken& t : events) {
     SlotKey key;
     // A message's slot does not depend on the communicator it travels on (its peers are world
-    // ranks, and communicator shapes are numbered by each rank for itself).
-    key.group = {t.op, t.tag, t.rtag, is_point_to_point(t) ? 0 : t.comm, 0};
+    // ranks); a collective's, on whether that is the world: each rank numbers the shapes of
+    // its communicators for itself, and a row's shape differs from column to column.
+    key.group = {t.op, t.tag, t.rtag, !is_point_to_point(t) && t.comm != 0, 0};
     if (is_point_to_point(t)) {
       key.dst = offset_of(t.dst, rank, n, method);
       key.src = offset_of(t.src, rank, n, method);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "signature/comm_shapes.hpp"
 #include "signature/event_token.hpp"
 
 namespace p3s::model {
@@ -22,6 +23,8 @@ struct PhaseRun {
   // Per rank and event: the sizes' [min, max] over the repetitions (the tokens hold the means).
   std::vector<std::vector<std::pair<double, double>>> bytes_range;
   std::vector<std::vector<std::pair<double, double>>> rbytes_range;
+  // Per rank: its communicators, which the events' `comm` index (members relative to it).
+  std::vector<std::vector<signature::CommShape>> comms;
 };
 
 enum class AlignmentMethod : std::uint8_t {

@@ -11,6 +11,7 @@
 
 #include "core/op.hpp"
 #include "core/run_dir.hpp"
+#include "model/communicator_rule.hpp"
 #include "model/scaling_fit.hpp"
 #include "model/scaling_model_search.hpp"
 #include "model/slot_sequence.hpp"
@@ -34,6 +35,13 @@ struct SlotModel {
   // run, relative to the mean the fit is of (0 when every message had the same size).
   double bytes_spread = 0;
   double rbytes_spread = 0;
+  // The fits are of bytes per member of the collective's communicator (an alltoall, a gather's
+  // root side: core::bytes_per_member), multiplied by its size at N.
+  bool bytes_per_member = false;
+  bool rbytes_per_member = false;
+  // A collective on a sub-communicator: which ranks it holds, and the root's place among them.
+  std::optional<CommunicatorRule> comm;
+  std::optional<IntegerFormula> comm_root;
 };
 
 // The order each rank performs its slots in: variants[r mod modulus] lists slot indices; a

@@ -17,6 +17,7 @@
 #include "model/phase_compute_model.hpp"
 #include "model/phase_matching.hpp"
 #include "model/scaling_model_search.hpp"
+#include "model/subcommunicator_model.hpp"
 
 namespace p3s::model {
 namespace {
@@ -83,6 +84,15 @@ ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displac
 constexpr double kSizeFactor = 4.0;
 constexpr double kSizeSlack = 4096;
 
+// Members of the communicator an event of rank r's collective is on: n for the world.
+double communicator_size(const PhaseRun& run, const EventToken& e, std::size_t rank) {
+  if (e.comm == 0 || rank >= run.comms.size() ||
+      static_cast<std::size_t>(e.comm) >= run.comms[rank].size()) {
+    return static_cast<double>(run.n);
+  }
+  return static_cast<double>(run.comms[rank][static_cast<std::size_t>(e.comm)].members.size());
+}
+
 // The position of slot `slot` in rank r's events of `run`, if the rank has it.
 std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std::size_t slot) {
   const std::vector<std::int32_t>& order = run.order[rank];
@@ -125,7 +135,10 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
         const auto& e = run.slot_events[s][r];
         if (!e) continue;
         rooted = e->root != core::kNone;
-        const double mean = static_cast<double>(receive_side ? e->rbytes : e->bytes);
+        double mean = static_cast<double>(receive_side ? e->rbytes : e->bytes);
+        if (core::bytes_per_member(e->op, receive_side)) {
+          mean /= communicator_size(source, *e, r);
+        }
         if (const auto at = event_of(run, r, s); at && mean > 0) {
           const auto& ranges = receive_side ? source.rbytes_range : source.bytes_range;
           if (r < ranges.size() && *at < ranges[r].size()) {
@@ -355,14 +368,13 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     slot.rooted = example->root >= 0;
     // A message's peers are world ranks whatever communicator carries it, so point-to-point
     // calls on a sub-communicator are modelled like the world's; a collective's members are the
-    // communicator's, which the model does not express yet.
-    if (example->comm != 0 && core::op_kind(slot.op) == core::OpKind::Collective) {
-      failures.push_back(
-          fmt::format("slot {} ({}) uses a sub-communicator, which this model "
-                      "does not express yet",
-                      t, core::op_name(slot.op)));
+    // communicator's, with its root among them.
+    if (example->comm != 0 && core::op_kind(slot.op) == core::OpKind::Collective &&
+        !model_subcommunicator(alignment, phase_runs, slots_of[t], t, slot, failures)) {
       return false;
     }
+    slot.bytes_per_member = core::bytes_per_member(slot.op, false);
+    slot.rbytes_per_member = core::bytes_per_member(slot.op, true);
     slot.bytes = fit_bytes(alignment, phase_runs, slots_of[t], t, false, slot.bytes_spread, sizes,
                            phase.notes, failures);
     slot.rbytes = fit_bytes(alignment, phase_runs, slots_of[t], t, true, slot.rbytes_spread,
@@ -394,12 +406,16 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     }
     if (!used) continue;
     std::vector<PhasePeers> peers;
-    for (const AlignedRun& run : alignment.runs) {
+    for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+      const AlignedRun& run = alignment.runs[i];
       PhasePeers p;
       p.n = run.n;
-      for (const auto& slot_events : run.slot_events) {
+      for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
+        const auto& slot_events = run.slot_events[k];
         std::vector<std::int64_t> of_slot(slot_events.size(), kNoPeer);
-        for (std::size_t r = 0; r < slot_events.size(); ++r) {
+        // A sub-communicator's root is a place among its members (SlotModel::comm_root).
+        const bool sub_root = role == Role::Root && slots[template_of_slot[i][k]].comm;
+        for (std::size_t r = 0; r < slot_events.size() && !sub_root; ++r) {
           if (slot_events[r]) {
             of_slot[r] = absolute_peer(relative_of(*slot_events[r], role),
                                        static_cast<std::int64_t>(r), run.n);
@@ -551,6 +567,7 @@ struct FamilyRun {
 PhaseRun phase_run(const FamilyRun& f) {
   PhaseRun pr;
   pr.n = f.run->n;
+  pr.comms = f.run->rank_comms;
   for (const LogicalRankPhase& r : f.phase->ranks) {
     pr.ranks.push_back(r.events);
     pr.bytes_range.push_back(r.bytes_range);

@@ -84,6 +84,10 @@ ordered_json phase_json(const PhaseModel& p) {
     slot["rbytes"] = optional_fit(s.rbytes);
     slot["bytes_spread"] = s.bytes_spread;
     slot["rbytes_spread"] = s.rbytes_spread;
+    slot["bytes_per_member"] = s.bytes_per_member;
+    slot["rbytes_per_member"] = s.rbytes_per_member;
+    slot["comm"] = s.comm ? ordered_json(json(*s.comm)) : ordered_json(nullptr);
+    slot["comm_root"] = s.comm_root ? ordered_json(json(*s.comm_root)) : ordered_json(nullptr);
     slots.push_back(slot);
   }
   out["slots"] = slots;
@@ -137,6 +141,10 @@ PhaseModel phase_from(const json& j) {
     slot.rbytes_spread = s.at("rbytes_spread").get<double>();
     if (!(slot.bytes_spread >= 0) || !(slot.rbytes_spread >= 0))
       throw std::invalid_argument("a size spread must be a non-negative number");
+    slot.bytes_per_member = s.at("bytes_per_member").get<bool>();
+    slot.rbytes_per_member = s.at("rbytes_per_member").get<bool>();
+    if (!s.at("comm").is_null()) slot.comm = s.at("comm").get<CommunicatorRule>();
+    if (!s.at("comm_root").is_null()) slot.comm_root = s.at("comm_root").get<IntegerFormula>();
     p.slots.push_back(slot);
   }
   p.dst_rules = rules_from(j.at("dst"));

@@ -159,6 +159,7 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
                             fmt::format("slot {} bytes", at.template_index), notes);
       slot.rbytes = bytes_at(model.rbytes, nprocs,
                              fmt::format("slot {} received bytes", at.template_index), notes);
+      if (model.comm) slot.comm = sub_communicator(model, at.template_index, slot.comm_root);
       inst.slots.push_back(std::move(slot));
     }
   } catch (const std::domain_error& e) {
@@ -213,6 +214,13 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     e.burst_cpu = std::llround(unplaced);
     unplaced = 0;
     if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
+    std::int64_t members = nprocs_;
+    if (m.comm) {
+      const std::vector<std::int64_t> mine = m.comm->members_of(rank, nprocs_);
+      members = static_cast<std::int64_t>(mine.size());
+      e.comm = slot.comm;
+      if (m.rooted) e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
+    }
     if (e.dst != core::kNone || !point_to_point(m.op)) {
       e.tag = m.tag;
       e.bytes = slot.bytes;
@@ -221,6 +229,8 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
       e.rtag = m.rtag;
       e.rbytes = slot.rbytes;
     }
+    if (m.bytes_per_member) e.bytes *= members;
+    if (m.rbytes_per_member) e.rbytes *= members;
     // A rooted collective's fit is the root's side; the other ranks' side of a gather or a
     // scatter is empty, as the tracer records it.
     if (m.rooted && e.root != rank) {
@@ -280,11 +290,42 @@ double SltScaledTrace::compute_ns(int phase, int rank) const {
   return instantiated_.at(static_cast<std::size_t>(phase)).compute_ns(rank);
 }
 
-std::vector<core::Communicator> SltScaledTrace::communicators(int) const {
+std::int32_t SltScaledTrace::sub_communicator(const SlotModel& slot, std::int64_t template_index,
+                                              std::int64_t& root_place) {
+  // Where the rule holds at N, it holds for rank 0's communicator as for any.
+  const std::vector<std::int64_t> members = slot.comm->members_of(0, nprocs_);
+  if (slot.comm_root) {
+    root_place = slot.comm_root->at(nprocs_);
+    if (root_place < 0 || root_place >= static_cast<std::int64_t>(members.size())) {
+      throw std::domain_error(fmt::format(
+          "slot {}: the root's place {} ({}) is not among the {} members of its "
+          "sub-communicator at N = {}",
+          template_index, root_place, slot.comm_root->text(), members.size(), nprocs_));
+    }
+  }
+  const auto known = std::find_if(sub_rules_.begin(), sub_rules_.end(),
+                                  [&](const CommunicatorRule* r) { return *r == *slot.comm; });
+  if (known != sub_rules_.end()) {
+    return kFirstSubId + static_cast<std::int32_t>(known - sub_rules_.begin());
+  }
+  sub_rules_.push_back(&*slot.comm);
+  return kFirstSubId + static_cast<std::int32_t>(sub_rules_.size() - 1);
+}
+
+std::vector<core::Communicator> SltScaledTrace::communicators(int rank) const {
   core::Communicator world;
   world.members.resize(static_cast<std::size_t>(nprocs_));
   std::iota(world.members.begin(), world.members.end(), 0);
-  return {world};
+  std::vector<core::Communicator> out = {world};
+  for (std::size_t k = 0; k < sub_rules_.size(); ++k) {
+    core::Communicator sub;
+    sub.id = kFirstSubId + static_cast<std::int32_t>(k);
+    for (std::int64_t m : sub_rules_[k]->members_of(rank, nprocs_)) {
+      sub.members.push_back(static_cast<std::int32_t>(m));
+    }
+    out.push_back(std::move(sub));
+  }
+  return out;
 }
 
 }  // namespace p3s::model

@@ -51,7 +51,11 @@ class SltScaledTrace final : public core::ScaledTrace {
     PeerMap dst, src, root;
     std::int64_t bytes = 0;
     std::int64_t rbytes = 0;
+    std::int32_t comm = 0;          // communicator id: 0 the world, else kFirstSubId + k
+    std::int64_t comm_root = 0;     // the root's place among the sub-communicator's members
   };
+  // Ids 0 and 1 are the world and the rank itself, as in a trace.
+  static constexpr std::int32_t kFirstSubId = 2;
   // One instruction group at N: ranks in [first, end) with r mod modulus in `residues`
   // compute `ns` per repetition.
   struct GroupCompute {
@@ -74,8 +78,14 @@ class SltScaledTrace final : public core::ScaledTrace {
                       std::vector<core::Event>& out) const;
   // Phase k at N; throws std::domain_error naming the phase when it cannot be.
   InstantiatedPhase instantiate(const Slt& slt, std::size_t k, const InstantiateOptions& options);
+  // The id of a slot's sub-communicator at N, and its root's place among the members; throws
+  // std::domain_error where the rule is undefined at N.
+  std::int32_t sub_communicator(const SlotModel& slot, std::int64_t template_index,
+                                std::int64_t& root_place);
 
   int nprocs_ = 0;
+  // The distinct sub-communicator rules of the instantiated phases: rule k is id kFirstSubId+k.
+  std::vector<const CommunicatorRule*> sub_rules_;
   std::vector<core::ScaledPhase> phases_;
   std::vector<InstantiatedPhase> instantiated_;
   std::vector<std::string> warnings_;

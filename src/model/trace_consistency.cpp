@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <map>
@@ -70,6 +71,25 @@ std::int64_t matching(const std::vector<core::Event>& events, int n, bool receiv
   return count;
 }
 
+// The collective calls of `events` on the communicator whose members are `members`, among the
+// rank's `comms`.
+std::vector<CollectiveCall> calls_on(const std::vector<core::Event>& events,
+                                     const std::vector<core::Communicator>& comms,
+                                     const std::vector<std::int32_t>& members) {
+  std::vector<std::int32_t> ids;
+  for (const core::Communicator& c : comms) {
+    if (c.id != 0 && c.members == members) ids.push_back(c.id);
+  }
+  std::vector<CollectiveCall> calls;
+  for (const core::Event& e : events) {
+    if (core::op_kind(e.op) == core::OpKind::Collective &&
+        std::find(ids.begin(), ids.end(), e.comm) != ids.end()) {
+      calls.push_back({e.op, e.root});
+    }
+  }
+  return calls;
+}
+
 }  // namespace
 
 ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t reported) {
@@ -97,6 +117,13 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
     for (int r = 0; r < n; ++r) {
       // Read before any other rank is asked of the cache, which may evict it.
       const std::vector<core::Event>& events = cache.events(r);
+      // Each sub-communicator's calls, held against its lowest member's on the same members.
+      const std::vector<core::Communicator> comms = trace.communicators(r);
+      std::vector<std::pair<std::vector<std::int32_t>, std::vector<CollectiveCall>>> sub_calls;
+      for (const core::Communicator& c : comms) {
+        if (c.id == 0 || c.members.empty() || c.members.front() == r) continue;
+        sub_calls.emplace_back(c.members, calls_on(events, comms, c.members));
+      }
       std::vector<CollectiveCall> calls;
       std::map<Message, std::int64_t> sends;     // from r
       std::map<Message, std::int64_t> receives;  // at r
@@ -121,6 +148,14 @@ ConsistencyReport check_consistency(const core::ScaledTrace& trace, std::size_t 
             fmt::format("{}: rank {} makes different collective calls on the world than "
                         "rank 0",
                         name, r));
+      }
+      for (const auto& [members, mine] : sub_calls) {
+        const int lowest = members.front();
+        if (calls_on(cache.events(lowest), trace.communicators(lowest), members) != mine) {
+          problem(fmt::format(
+              "{}: rank {} makes different collective calls on its sub-communicator than rank {}",
+              name, r, lowest));
+        }
       }
       for (const auto& [m, count] : sends) {
         const std::int64_t matched = matching(cache.events(m.to), n, true, r, m.tag, m.bytes);

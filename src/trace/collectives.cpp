@@ -11,11 +11,7 @@ using core::Op;
 static_assert(static_cast<int>(Op::Iexscan) - static_cast<int>(Op::Ibarrier) ==
               static_cast<int>(Op::Exscan) - static_cast<int>(Op::Barrier));
 
-Op blocking_form(Op op) {
-  if (op < Op::Ibarrier || op > Op::Iexscan) return op;
-  return static_cast<Op>(static_cast<int>(op) - static_cast<int>(Op::Ibarrier) +
-                         static_cast<int>(Op::Barrier));
-}
+using core::blocking_form;
 
 // This rank's part in a rooted collective.
 enum class Role { Root, NonRoot, Idle };

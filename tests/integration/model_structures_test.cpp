@@ -118,6 +118,12 @@ TEST(ModelStructures, ThreeDimensionalGridWithSetupFromDegenerateGrids) {
   check_structure({"app_stencil3d", {"24", "30", "0"}, {8, 12, 16}, 30, 0.3});
 }
 
+// Collectives on the rows and columns of an MPI_Dims_create grid (MPI_Comm_split): which ranks
+// each communicator holds at N, the roots among them, an alltoall's bytes per member.
+TEST(ModelStructures, CollectivesOnRowAndColumnCommunicators) {
+  check_structure({"app_subcomm", {"256", "40"}, {4, 6, 9, 12}, 40, 0.3});
+}
+
 // Every fourth rank computes three times as long: its class sets the pace.
 TEST(ModelStructures, ComputeImbalancedByARuleOfTheRank) {
   const StructureCase c{"app_imbalanced", {"2048", "50"}, {4, 8, 12}, 50, 0.5};
