@@ -10,8 +10,8 @@
 namespace p3s::model {
 namespace {
 
-constexpr std::array<std::string_view, 4> kFormNames = {"constant", "normal_form", "power_law",
-                                                        "displacement"};
+constexpr std::array<std::string_view, 5> kFormNames = {"constant", "normal_form", "power_law",
+                                                        "displacement", "face"};
 
 }  // namespace
 
@@ -26,10 +26,33 @@ ScalingForm scaling_form_from_name(std::string_view name) {
   throw std::invalid_argument("unknown scaling form '" + std::string(name) + "'");
 }
 
+double GridFace::at(double n) const {
+  const auto count = static_cast<std::int64_t>(std::llround(n));
+  if (static_cast<double>(count) != n) return std::nan("");
+  const std::optional<std::vector<std::int64_t>> extent = grid_extent(shape, count);
+  if (!extent) return std::nan("");
+  double share = 1;
+  for (std::size_t e = 0; e < extent->size(); ++e) {
+    if (static_cast<int>(e) != dimension) share /= static_cast<double>((*extent)[e]);
+  }
+  return share;
+}
+
+std::string GridFace::symbol() const {
+  std::string out;
+  for (int e = 0; e < grid_dimensions(shape); ++e) {
+    if (e == dimension) continue;
+    out += fmt::format("{}p_{}", out.empty() ? "" : " ", "ijk"[e]);
+  }
+  return fmt::format("1/({})", out);
+}
+
 double ScalingFit::at(double n) const {
   double value = constant;
   for (const FittedTerm& t : terms) {
-    const double x = t.term.variable == TermVariable::Index ? family.index_of(n) : n;
+    const double x = t.term.variable == TermVariable::Index ? family.index_of(n)
+                     : t.term.variable == TermVariable::Face ? face.at(n)
+                                                             : n;
     value += t.coefficient * t.term.at(x);
   }
   return value;
@@ -47,8 +70,9 @@ std::string ScalingFit::equation() const {
     }
   };
   for (const FittedTerm& t : terms) {
-    const std::string_view symbol =
-        t.term.variable == TermVariable::Index ? family.index_symbol() : "n";
+    const std::string symbol = t.term.variable == TermVariable::Index ? std::string(family.index_symbol())
+                               : t.term.variable == TermVariable::Face ? face.symbol()
+                                                                       : std::string("n");
     append(t.coefficient, t.term.text(symbol));
   }
   if (constant != 0.0 || out.empty()) append(constant, "");

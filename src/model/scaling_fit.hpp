@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/process_count_family.hpp"
+#include "model/process_grid.hpp"
 #include "model/scaling_term.hpp"
 
 namespace p3s::model {
@@ -20,6 +21,19 @@ enum class ScalingForm : std::uint8_t {
   NormalForm,    // c0 + sum c_k * n^i_k * log2(n)^j_k, least squares
   PowerLaw,      // a * n^b, least squares on log y against log n (the papers' volume model)
   Displacement,  // a + b * index(n) in a process count family (001 sec. 3.3.1)
+  Face,          // a + b * face(n): a halo message on a process grid (GridFace)
+};
+
+// A rank's share of a global face of a process grid: 1/p_e for every dimension e of the grid
+// but `dimension`, p the grid's extents at n. A halo message across that dimension carries
+// this share of the domain's face: under strong scaling its bytes follow the grid's shape,
+// which on an MPI_Dims_create grid is no function of n alone (8 ranks: 2x2x2, 12: 3x2x2).
+struct GridFace {
+  GridShape shape = GridShape::Balanced2D;
+  int dimension = 0;
+  double at(double n) const;   // NaN where the grid is undefined at n
+  std::string symbol() const;  // "1/(p_j p_k)"
+  bool operator==(const GridFace&) const = default;
 };
 
 std::string_view scaling_form_name(ScalingForm form);
@@ -53,6 +67,7 @@ struct FitQuality {
 struct ScalingFit {
   ScalingForm form = ScalingForm::Constant;
   ProcessCountFamily family;  // the index's family; meaningful for Displacement only
+  GridFace face;              // meaningful for Face only
   double constant = 0.0;
   std::vector<FittedTerm> terms;
   FitQuality quality;

@@ -8,12 +8,21 @@ namespace p3s::model {
 namespace {
 
 std::string_view variable_name(TermVariable v) {
-  return v == TermVariable::Index ? "index" : "n";
+  switch (v) {
+    case TermVariable::Index:
+      return "index";
+    case TermVariable::Face:
+      return "face";
+    case TermVariable::N:
+      break;
+  }
+  return "n";
 }
 
 TermVariable variable_from_name(const std::string& name) {
   if (name == "n") return TermVariable::N;
   if (name == "index") return TermVariable::Index;
+  if (name == "face") return TermVariable::Face;
   throw std::invalid_argument("unknown term variable '" + name + "'");
 }
 
@@ -24,6 +33,9 @@ void to_json(nlohmann::json& out, const ScalingFit& fit) {
   out["equation"] = fit.equation();
   out["form"] = scaling_form_name(fit.form);
   if (fit.form == ScalingForm::Displacement) out["family"] = fit.family;
+  if (fit.form == ScalingForm::Face) {
+    out["face"] = {{"shape", grid_shape_name(fit.face.shape)}, {"dimension", fit.face.dimension}};
+  }
   out["constant"] = fit.constant;
   nlohmann::json terms = nlohmann::json::array();
   for (const FittedTerm& t : fit.terms) {
@@ -49,6 +61,12 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
   fit = ScalingFit{};
   fit.form = scaling_form_from_name(in.at("form").get<std::string>());
   if (fit.form == ScalingForm::Displacement) fit.family = in.at("family").get<ProcessCountFamily>();
+  if (fit.form == ScalingForm::Face) {
+    fit.face.shape = grid_shape_from_name(in.at("face").at("shape").get<std::string>());
+    fit.face.dimension = in.at("face").at("dimension").get<int>();
+    if (fit.face.dimension < 0 || fit.face.dimension >= grid_dimensions(fit.face.shape))
+      throw std::invalid_argument("a grid face's dimension is one of its grid's");
+  }
   fit.constant = in.at("constant").get<double>();
   for (const nlohmann::json& t : in.at("terms")) {
     FittedTerm term;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "model/least_squares.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 struct Candidate {
   ScalingForm form = ScalingForm::NormalForm;
   ProcessCountFamily family;
+  GridFace face;
   bool with_constant = false;
   std::vector<ScalingTerm> terms;  // PowerLaw: one n term whose exponent is fitted too
 
@@ -57,7 +59,10 @@ std::optional<ScalingFit> fit_linear(const Candidate& c, std::span<const Scaling
     Eigen::Index col = 0;
     if (c.with_constant) design(i, col++) = 1.0;
     for (const ScalingTerm& t : c.terms) {
-      design(i, col++) = t.at(t.variable == TermVariable::Index ? c.family.index_of(p.n) : p.n);
+      const double x = t.variable == TermVariable::Index ? c.family.index_of(p.n)
+                       : t.variable == TermVariable::Face ? c.face.at(p.n)
+                                                          : p.n;
+      design(i, col++) = t.at(x);
     }
     y(i) = p.y;
     weights(i) = 1.0 / std::max(std::abs(p.y), floor);
@@ -67,6 +72,7 @@ std::optional<ScalingFit> fit_linear(const Candidate& c, std::span<const Scaling
   ScalingFit fit;
   fit.form = c.form;
   fit.family = c.family;
+  fit.face = c.face;
   Eigen::Index col = 0;
   if (c.with_constant) fit.constant = (*x)(col++);
   for (const ScalingTerm& t : c.terms) fit.terms.push_back({(*x)(col++), t});
@@ -155,10 +161,10 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
     }
   }
   std::vector<Candidate> out;
-  out.push_back({ScalingForm::Constant, {}, true, {}});
-  for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, false, {t}});
+  out.push_back({ScalingForm::Constant, {}, {}, true, {}});
+  for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, {}, false, {t}});
   if (options.power_law && one_sign(points)) {
-    out.push_back({ScalingForm::PowerLaw, {}, false, {{TermVariable::N, 1.0, 0}}});
+    out.push_back({ScalingForm::PowerLaw, {}, {}, false, {{TermVariable::N, 1.0, 0}}});
   }
   for (const ProcessCountFamily& family : options.displacement_families) {
     // The index of "any" count is n itself: the same model as c0 + c1 * n below.
@@ -166,16 +172,24 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
       return p.n == std::floor(p.n) && family.contains(static_cast<std::int64_t>(p.n));
     });
     if (family.kind != ProcessCountKind::Any && holds_all) {
-      out.push_back({ScalingForm::Displacement, family, true, {{TermVariable::Index, 1.0, 0}}});
+      out.push_back({ScalingForm::Displacement, family, {}, true, {{TermVariable::Index, 1.0, 0}}});
     }
   }
+  for (const GridFace& face : options.faces) {
+    const bool defined = std::all_of(points.begin(), points.end(),
+                                     [&](const ScalingPoint& p) { return std::isfinite(face.at(p.n)); });
+    if (!defined) continue;
+    out.push_back({ScalingForm::Face, {}, face, false, {{TermVariable::Face, 1.0, 0}}});
+    out.push_back({ScalingForm::Face, {}, face, true, {{TermVariable::Face, 1.0, 0}}});
+  }
   if (options.max_terms >= 1 && options.constant_term) {
-    for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, true, {t}});
+    for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, {}, true, {t}});
   }
   if (options.max_terms >= 2) {
     for (std::size_t a = 0; a < shapes.size(); ++a) {
       for (std::size_t b = a + 1; b < shapes.size(); ++b) {
-        out.push_back({ScalingForm::NormalForm, {}, options.constant_term, {shapes[a], shapes[b]}});
+        out.push_back(
+            {ScalingForm::NormalForm, {}, {}, options.constant_term, {shapes[a], shapes[b]}});
       }
     }
   }
@@ -201,6 +215,15 @@ std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const Scali
     low = std::min(low, p.n);
     positive = positive && p.y > 0;
     nonnegative = nonnegative && p.y >= 0;
+  }
+  // A face follows the grid's shape, which turns back and forth with n by nature (17 ranks
+  // make a 17 x 1 x 1 grid, 16 a 4 x 2 x 2): only its sign is checked, at the grids' extremes.
+  if (fit.form == ScalingForm::Face) {
+    const bool kept = fit.constant >= 0 && std::all_of(fit.terms.begin(), fit.terms.end(),
+                                                      [](const FittedTerm& t) {
+                                                        return t.coefficient > 0;
+                                                      });
+    return kept || !nonnegative ? std::nullopt : std::optional<double>(low);
   }
   if (fit.terms.empty() || horizon <= low) return std::nullopt;
   constexpr int kSteps = 96;
@@ -234,16 +257,17 @@ std::optional<double> aicc(const Scored& s, std::size_t points) {
 }
 
 // The simplest candidate that explains every run within the tolerance; among as simple ones,
-// the smallest cross-validated (else training) error.
+// a grid face (what a halo's size is made of), then the smallest cross-validated (else
+// training) error.
 const Scored* choose_simplest_adequate(const std::vector<const Scored*>& pool, double tolerance) {
   const Scored* pick = nullptr;
-  auto error = [](const Scored* s) { return s->loo_pct.value_or(s->max_error_pct); };
+  auto rank = [](const Scored* s) {
+    return std::tuple(s->complexity, s->fit.form == ScalingForm::Face ? 0 : 1,
+                      s->loo_pct.value_or(s->max_error_pct));
+  };
   for (const Scored* s : pool) {
     if (s->max_error_pct > tolerance) continue;
-    if (!pick || s->complexity < pick->complexity ||
-        (s->complexity == pick->complexity && error(s) < error(pick))) {
-      pick = s;
-    }
+    if (!pick || rank(s) < rank(pick)) pick = s;
   }
   return pick;
 }
@@ -339,7 +363,9 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
   validate(points);
   const bool all_equal = std::all_of(points.begin(), points.end(),
                                      [&](const ScalingPoint& p) { return p.y == points[0].y; });
-  if (all_equal) {
+  // With faces preferred, a value that stayed the same over grids of one face is the face's.
+  const bool face_first = options.prefer_faces && !options.faces.empty();
+  if (all_equal && !face_first) {
     // Kept exactly as measured: a byte count that never changed must not become 4095.9999.
     ScalingFit fit;
     fit.constant = points[0].y;
@@ -394,7 +420,15 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
 
   // Noise of +-a leaves a least-squares fit of the right form up to about 1.5 a from a run.
   const double tolerance = std::max(options.exact_pct, 1.5 * options.noise_pct);
-  const Scored* chosen = choose_simplest_adequate(pool, tolerance);
+  const Scored* chosen = nullptr;
+  if (options.prefer_faces) {
+    std::vector<const Scored*> faces;
+    for (const Scored* s : pool) {
+      if (s->fit.form == ScalingForm::Face) faces.push_back(s);
+    }
+    chosen = choose_simplest_adequate(faces, tolerance);
+  }
+  if (!chosen) chosen = choose_simplest_adequate(pool, tolerance);
   if (!chosen && shape_kept) {
     // The data demand a form that turns back or changes sign: it is kept, with its limit.
     std::vector<const Scored*> all;

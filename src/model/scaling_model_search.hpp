@@ -34,6 +34,12 @@ struct ScalingFitOptions {
   // Families whose index is tried as the regressor of a linear displacement model; those that
   // do not hold every run's n are skipped (families_containing() lists the ones that do).
   std::vector<ProcessCountFamily> displacement_families;
+  // Grid faces tried as the regressor of a + b * face(n) (a halo message's slot): those not
+  // defined at every run's n are skipped.
+  std::vector<GridFace> faces;
+  // A face that explains the data is taken before any other form (the caller knows the data
+  // are a halo's under strong scaling, which runs on degenerate grids cannot show).
+  bool prefer_faces = false;
   // The data's own scatter, as a relative error (%): a candidate whose every run lies within it
   // explains the data. 0 for exact quantities (byte counts, repetitions), which still carry
   // rounding: `exact_pct`.

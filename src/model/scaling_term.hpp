@@ -8,7 +8,8 @@
 
 namespace p3s::model {
 
-enum class TermVariable : std::uint8_t { N, Index };
+// The term's x: n, n's index in its process count family, or a grid face (scaling_fit.hpp).
+enum class TermVariable : std::uint8_t { N, Index, Face };
 
 struct ScalingTerm {
   TermVariable variable = TermVariable::N;

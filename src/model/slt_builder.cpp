@@ -66,9 +66,12 @@ std::string describe_failure(const SlotSequenceInference& inference, Role role) 
 // `noise_pct`: how far the values scatter by themselves (data-dependent sizes); 0 for exact
 // ones.
 ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displacement,
-                      double noise_pct = 0) {
+                      double noise_pct = 0, const std::vector<GridFace>& faces = {},
+                      bool prefer_faces = false) {
   ScalingFitOptions options;
   options.noise_pct = noise_pct;
+  options.faces = faces;
+  options.prefer_faces = prefer_faces;
   if (with_displacement) {
     std::vector<std::int64_t> counts;
     for (const ScalingPoint& p : points) counts.push_back(static_cast<std::int64_t>(p.n));
@@ -83,6 +86,9 @@ ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displac
 // (a face of another size) by more.
 constexpr double kSizeFactor = 4.0;
 constexpr double kSizeSlack = 4096;
+// Under strong scaling, a message across one grid dimension of at least this size is taken to
+// be a halo, whose bytes follow the grid's face.
+constexpr double kLeastHaloBytes = 256;
 
 // Members of the communicator an event of rank r's collective is on: n for the world.
 double communicator_size(const PhaseRun& run, const EventToken& e, std::size_t rank) {
@@ -110,16 +116,19 @@ std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std
 // When no alignment keeps the ranks' sizes within kSizeFactor (`by_rank` set: an irregular
 // system whose subdomains hold very different numbers of atoms), the slot is modelled by the
 // mean over its ranks, their range recorded as its spread and in `notes`.
-struct SizeTolerance {
+struct SizeModelling {
   bool by_rank = false;
   bool failed = false;  // set when sizes differed by rank beyond kSizeFactor
+  // Declared strong scaling: a halo's bytes follow its grid face whenever that explains them.
+  bool prefer_faces = false;
 };
 
 std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
                                     std::span<const PhaseRun> phase_runs,
                                     const std::vector<std::vector<std::size_t>>& slots_of_run,
-                                    std::size_t slot, bool receive_side, double& spread,
-                                    SizeTolerance& tolerance, std::vector<std::string>& notes,
+                                    std::size_t slot, bool receive_side,
+                                    const std::vector<GridFace>& faces, double& spread,
+                                    SizeModelling& tolerance, std::vector<std::string>& notes,
                                     std::vector<std::string>& failures) {
   std::vector<ScalingPoint> points;
   bool any = false;
@@ -174,7 +183,27 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
     points.push_back({static_cast<double>(run.n), std::round(value)});
   }
   if (!any || points.empty()) return std::nullopt;
-  return fit_points(points, false, 100 * spread);
+  // Scalars and metadata stay what they are whatever the grid; a face of a few dozen values
+  // or more is a halo.
+  const bool halo = std::all_of(points.begin(), points.end(),
+                                [](const ScalingPoint& p) { return p.y >= kLeastHaloBytes; });
+  return fit_points(points, false, 100 * spread, faces, tolerance.prefer_faces && halo);
+}
+
+// The face of the process grid a template's peer rule crosses, when it is a neighbour across
+// exactly one dimension.
+std::vector<GridFace> faces_of(const std::optional<SlotSequenceModel>& rules, std::size_t t) {
+  if (!rules || t >= rules->rules.size()) return {};
+  const auto* grid = std::get_if<GridPeerRule>(&rules->rules[t].form);
+  if (!grid) return {};
+  std::vector<int> crossed;
+  for (std::size_t d = 0; d < grid->offset.size(); ++d) {
+    if (!grid->offset[d].terms.empty() || grid->offset[d].constant != 0) {
+      crossed.push_back(static_cast<int>(d));
+    }
+  }
+  if (crossed.size() != 1) return {};
+  return {GridFace{grid->shape, crossed.front()}};
 }
 
 // Each rank's order of its slots as a variant chosen by r mod m, for the smallest m that
@@ -315,7 +344,7 @@ std::optional<SlotLayout> infer_layout(const Alignment& alignment, std::string& 
 
 // The communication pattern of one phase under one alignment; failures says why not.
 bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                   PhaseModel& phase, SizeTolerance& sizes, std::vector<std::string>& failures) {
+                   PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
   std::string layout_failure;
   const std::optional<SlotLayout> layout = infer_layout(alignment, layout_failure);
   if (!layout) {
@@ -375,11 +404,6 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     }
     slot.bytes_per_member = core::bytes_per_member(slot.op, false);
     slot.rbytes_per_member = core::bytes_per_member(slot.op, true);
-    slot.bytes = fit_bytes(alignment, phase_runs, slots_of[t], t, false, slot.bytes_spread, sizes,
-                           phase.notes, failures);
-    slot.rbytes = fit_bytes(alignment, phase_runs, slots_of[t], t, true, slot.rbytes_spread,
-                            sizes, phase.notes, failures);
-    if (!failures.empty()) return false;
     slots.push_back(slot);
   }
   // A call with no peer must be made by every rank: only peers may be null. A call that
@@ -437,6 +461,38 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
      : role == Role::Src ? phase.src_rules
                          : phase.root_rules) = inference.model;
   }
+  // Sizes, once the peers are known: a halo message across one dimension of a process grid
+  // may follow the grid's face (GridFace). The halos of one phase are of one decomposition:
+  // when some follow their faces, the others are taken to as well (across a dimension that
+  // every training grid gave the same extent, a face and a constant cannot be told apart).
+  const auto fit_sizes = [&](SizeModelling& how, std::vector<std::string>& notes,
+                             std::vector<std::string>& errors) {
+    for (std::size_t t = 0; t < templates; ++t) {
+      SlotModel& slot = slots[t];
+      slot.bytes_spread = slot.rbytes_spread = 0;
+      slot.bytes = fit_bytes(alignment, phase_runs, slots_of[t], t, false,
+                             faces_of(phase.dst_rules, t), slot.bytes_spread, how, notes, errors);
+      slot.rbytes = fit_bytes(alignment, phase_runs, slots_of[t], t, true,
+                              faces_of(phase.src_rules, t), slot.rbytes_spread, how, notes, errors);
+      if (!errors.empty()) return false;
+    }
+    return true;
+  };
+  std::vector<std::string> size_notes;
+  if (!fit_sizes(sizes, size_notes, failures)) return false;
+  const auto on_face = [](const std::optional<ScalingFit>& f) {
+    return f && f->form == ScalingForm::Face;
+  };
+  const bool some_faces = std::any_of(slots.begin(), slots.end(), [&](const SlotModel& s) {
+    return on_face(s.bytes) || on_face(s.rbytes);
+  });
+  if (some_faces && !sizes.prefer_faces) {
+    SizeModelling faces_first = sizes;
+    faces_first.prefer_faces = true;
+    size_notes.clear();
+    if (!fit_sizes(faces_first, size_notes, failures)) return false;
+  }
+  phase.notes.insert(phase.notes.end(), size_notes.begin(), size_notes.end());
   if (layout->block) {
     // Every rank makes the calls of a growing phase in the same order: its slots' order.
     phase.order = SlotOrder{1, {{}}};
@@ -579,7 +635,7 @@ PhaseRun phase_run(const FamilyRun& f) {
 // `largest_order` gets the slots each rank of the largest run performs, in its order, under
 // the alignment that modelled the pattern.
 PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
-                       std::vector<std::vector<std::int32_t>>& largest_order) {
+                       WorkScaling scaling, std::vector<std::vector<std::int32_t>>& largest_order) {
   PhaseModel phase;
   phase.index = index;
   phase.name = fmt::format("phase {}", index);
@@ -599,8 +655,9 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
   phase.weight = fit_points(weights, true);
 
   // Alignments that keep every slot's sizes alike across ranks first; only when none models
-  // the pattern for that reason alone, ranks' sizes may differ (SizeTolerance).
-  SizeTolerance sizes;
+  // the pattern for that reason alone, ranks' sizes may differ (SizeModelling).
+  SizeModelling sizes;
+  sizes.prefer_faces = scaling == WorkScaling::Strong;
   for (const bool by_rank : {false, true}) {
     if (phase.pattern_modelled || (by_rank && !sizes.failed)) break;
     sizes.by_rank = by_rank;
@@ -810,7 +867,7 @@ BuiltSlt build_slt(const SltInputs& inputs) {
     }
     std::vector<std::vector<std::int32_t>> largest_order;
     const auto index = static_cast<std::int32_t>(slt.phases.size());
-    slt.phases.push_back(model_phase(present, index, largest_order));
+    slt.phases.push_back(model_phase(present, index, inputs.scaling, largest_order));
     status[f].slt_phase = slt.phases.size() - 1;
     if (!slt.phases.back().pattern_modelled) {
       status[f].why = "pattern not modelled: " + slt.phases.back().failures.front();

@@ -33,11 +33,12 @@ HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& traini
   return out;
 }
 
-void expect_holdout_exact(const HeldOutModel& held, double main_share) {
+void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loop_share) {
   const model::HoldoutCheck check =
       model::check_holdout(held.built.slt, held.holdout, held.built.holdout_phase);
   ASSERT_EQ(check.phases.size(), held.built.slt.phases.size());
-  EXPECT_GE(check.phases[held.main].share, main_share) << check.text();
+  ASSERT_LT(loop, check.phases.size());
+  EXPECT_GE(check.phases[loop].share, loop_share) << check.text();
   for (const model::HoldoutPhase& p : check.phases) {
     if (p.share < 0.01) continue;
     SCOPED_TRACE(p.name + "\n" + check.text());

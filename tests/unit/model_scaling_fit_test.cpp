@@ -245,6 +245,35 @@ TEST(ScalingFit, SaysWhereAFitThatMustTurnStopsBeingTrusted) {
   EXPECT_FALSE(fit.trusted_at(1024));
 }
 
+TEST(ScalingFit, HaloFollowsItsGridFace) {
+  // A y face of a global 40^3 domain on MPI_Dims_create(n, 3) grids: 12800 / (p_i p_k) bytes.
+  // 12 ranks make 3x2x2 and 18 make 3x3x2, so no function of n gives it.
+  const GridFace face{GridShape::Balanced3D, 1};
+  std::vector<ScalingPoint> points;
+  for (double n : {8, 12, 16, 18, 27}) points.push_back({n, 12800 * face.at(n)});
+  ScalingFitOptions options;
+  options.faces = {face};
+  const ScalingFit fit = fit_scaling_model(points, options);
+  EXPECT_EQ(fit.form, ScalingForm::Face) << fit.equation();
+  EXPECT_EQ(fit.equation(), "12800 * 1/(p_i p_k)");
+  EXPECT_NEAR(fit.at(64), 800, 1e-9);   // 4x4x4
+  EXPECT_NEAR(fit.at(60), 12800.0 / 15, 1e-9);  // 5x4x3
+}
+
+TEST(ScalingFit, PreferredFaceTakesAValueThatTheTrainingGridsKeptTheSame) {
+  // An x face on 2x2x2, 3x2x2 and 4x2x2: p_j p_k is 4 on every training grid. Preferred (a halo
+  // under strong scaling), the face is what extrapolates to 4x4x4.
+  const GridFace face{GridShape::Balanced3D, 0};
+  const std::vector<ScalingPoint> points = {{8, 3200}, {12, 3200}, {16, 3200}};
+  ScalingFitOptions options;
+  options.faces = {face};
+  EXPECT_EQ(fit_scaling_model(points, options).form, ScalingForm::Constant);
+  options.prefer_faces = true;
+  const ScalingFit fit = fit_scaling_model(points, options);
+  EXPECT_EQ(fit.form, ScalingForm::Face) << fit.equation();
+  EXPECT_NEAR(fit.at(64), 800, 1e-9);
+}
+
 TEST(ProcessCountFamily, IndexesAndValues) {
   const ProcessCountFamily squares{ProcessCountKind::Squares};
   EXPECT_EQ(squares.index_of(256), 16);
