@@ -21,6 +21,7 @@ constexpr std::size_t kMaxOverheadSegments = 3;
 // Relative error below which more segments gain nothing, however exact the data (SMPI's times
 // carry rounding of about 1e-9 s); raised to the measured noise.
 constexpr double kNoiseFloor = 2e-3;
+constexpr double kNoiseCeiling = 0.05;
 // SimGrid's network/TCP-gamma: a flow's rate is at most gamma / (2 x route latency).
 constexpr double kTcpGamma = 4194304;
 
@@ -79,7 +80,8 @@ std::optional<EagerSplit> find_eager_split(const KindSeries& s) {
   std::vector<std::pair<std::int64_t, double>> ratio;
   for (const SizePoint& p : s.send_overhead.points()) {
     const std::optional<double> pp = s.pingpong.at(p.bytes);
-    if (pp && *pp > 0) ratio.emplace_back(p.bytes, p.seconds / *pp);
+    // Clamped: a burst the OS interrupted must not pull the step towards itself.
+    if (pp && *pp > 0) ratio.emplace_back(p.bytes, std::min(p.seconds / *pp, 1.2));
   }
   if (ratio.size() < kMinSizes) return std::nullopt;
   const std::size_t m = ratio.size();
@@ -273,12 +275,6 @@ Route fit_route(const std::vector<FitPoint>& points, const SmpiPointToPoint& mod
 
 // ---------------------------------------------------------------- compute
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 ComputeFit fit_compute(const std::vector<ComputeSample>& samples) {
   ComputeFit c;
   std::vector<double> alone, together, share;
@@ -452,7 +448,8 @@ Calibration calibrate(const Measurements& m) {
 
   const KindSeries& primary = series[index(c.primary)];
   const LinkCoverage& pcov = c.covered(c.primary);
-  const double noise = std::max(kNoiseFloor, pcov.noise);
+  // The fit uses each size's least repetition, which varies far less than the repetitions do.
+  const double noise = std::clamp(pcov.noise, kNoiseFloor, kNoiseCeiling);
   if (pcov.noise > 0.1) {
     c.warnings.push_back({"noisy", fmt::format("{} ping-pong repetitions differ by {:.0f} % "
                                                "(median half-range): the fit is no better than "
@@ -463,6 +460,7 @@ Calibration calibrate(const Measurements& m) {
   // Eager threshold and overheads, from the primary kind.
   const std::optional<EagerSplit> split =
       primary.has_overhead_tests() ? find_eager_split(primary) : std::nullopt;
+  bool handshake = false;
   c.overheads_measured = split.has_value();
   if (!split) {
     c.warnings.push_back(
@@ -492,6 +490,24 @@ Calibration calibrate(const Measurements& m) {
                        "({} B): noise, or a protocol SMPI does not have",
                        split->contradictions, split->threshold)});
     }
+    // SMPI's MPI_Ssend costs smpi/os more than an eager MPI_Send's transfer and smpi/or less:
+    // it is faster. Where it is clearly slower, the system synchronises (a handshake SMPI does
+    // not model) and the MPI_Send - MPI_Ssend difference says nothing about smpi/or.
+    std::vector<double> send_minus_ssend;
+    for (const SizePoint& p : primary.pingpong.points()) {
+      const std::optional<double> ss = primary.ssend.at(p.bytes);
+      if (c.model.eager(p.bytes) && ss) send_minus_ssend.push_back((p.seconds - *ss) / p.seconds);
+    }
+    handshake = !send_minus_ssend.empty() && median(send_minus_ssend) < -0.1;
+    if (handshake) {
+      c.warnings.push_back(
+          {"ssend-handshake",
+           fmt::format("MPI_Ssend ping-pongs are {:.0f} % slower than MPI_Send ones below the "
+                       "eager threshold: a handshake SMPI does not model; smpi/or cannot be told "
+                       "from the transfer and is set to none, smpi/os above the threshold "
+                       "continues the eager sizes' fit",
+                       -100 * median(send_minus_ssend))});
+    }
     std::vector<FitPoint> os, or_, ois;
     for (const SizePoint& p : primary.pingpong.points()) {
       const std::int64_t b = p.bytes;
@@ -500,8 +516,8 @@ Calibration calibrate(const Measurements& m) {
                                   ip = primary.isend_pingpong.at(b);
       if (c.model.eager(b)) {
         if (so) add_point(os, primary, b, *so);
-        if (ss) add_point(or_, primary, b, p.seconds - *ss);
-      } else if (ss) {
+        if (ss && !handshake) add_point(or_, primary, b, p.seconds - *ss);
+      } else if (ss && !handshake) {
         add_point(os, primary, b, *ss - p.seconds);
       }
       if (io) {
@@ -519,7 +535,7 @@ Calibration calibrate(const Measurements& m) {
   // Transfer time of the primary kind: segments, then latency, bandwidth and factors.
   std::size_t dropped = 0;
   const std::vector<FitPoint> points =
-      sorted_unique(transfer_points(primary, c.model, c.overheads_measured, dropped));
+      sorted_unique(transfer_points(primary, c.model, c.overheads_measured && !handshake, dropped));
   if (dropped > 0) {
     c.warnings.push_back(
         {"non-positive-transfer",
@@ -545,7 +561,7 @@ Calibration calibrate(const Measurements& m) {
     const KindSeries& s = series[index(other)];
     std::size_t other_dropped = 0;
     const std::vector<FitPoint> other_points =
-        sorted_unique(transfer_points(s, c.model, c.overheads_measured, other_dropped));
+        sorted_unique(transfer_points(s, c.model, c.overheads_measured && !handshake, other_dropped));
     if (other_points.size() < kMinSizes) {
       throw CalibrationError(
           fmt::format("{} sizes of {} messages have a positive transfer "

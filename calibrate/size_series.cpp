@@ -4,15 +4,11 @@
 #include <map>
 
 namespace p3s::calibrate {
-namespace {
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
-}  // namespace
 
 SizeSeries::SizeSeries(const std::vector<MessageSample>& samples, Test test, LinkKind link,
                        int pairs) {
@@ -22,7 +18,7 @@ SizeSeries::SizeSeries(const std::vector<MessageSample>& samples, Test test, Lin
   }
   for (auto& [bytes, values] : by_size) {
     const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-    points_.push_back({bytes, median(values), *lo, *hi, values.size()});
+    points_.push_back({bytes, *lo, *lo, *hi, values.size()});
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The repetitions of one test at each message size, reduced to their median (a measurement
-// that a descheduled rank or a page fault slowed down does not move it) and their range.
+// The repetitions of one test at each message size, reduced to their least (the repetition the
+// system disturbed least: a rank descheduled by another process, a page fault or a timer only
+// ever add time) and their range.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -11,10 +12,12 @@ namespace p3s::calibrate {
 
 struct SizePoint {
   std::int64_t bytes = 0;
-  double seconds = 0;  // median
+  double seconds = 0;  // the least repetition
   double low = 0, high = 0;
   std::size_t count = 0;
 };
+
+double median(std::vector<double> values);  // of a non-empty list
 
 class SizeSeries {
  public:

@@ -19,6 +19,8 @@
  * (the same on every rank, from --seed), so that drift, caches and warm-up do not look like a
  * size effect. Each measurement runs one warm-up, then as many iterations as make it last
  * --min-time (at most --max-iters); the timed ranks are already waiting when the clock starts.
+ * Its time is the median over chunks of its iterations (ping-pongs: 8 chunks; overheads: every
+ * burst), so that the moments the OS gave a rank's core to something else do not count.
  *
  * Built by smpicc with -DP3S_SMPI_BUILD (calibrate/CMakeLists.txt) it runs under smpirun: the
  * probe declares its flops to SMPI instead of running (run with
@@ -365,50 +367,72 @@ static void pair_sync(int leader, int peer) {
   }
 }
 
-/* `iters` round trips; the leader's elapsed seconds (the follower returns 0). */
+static int by_value(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double* v, long n) {
+  qsort(v, (size_t)n, sizeof(double), by_value);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+enum { kChunks = 8 };
+
+/* `iters` round trips timed in up to kChunks chunks; the leader's median over the chunks of the
+ * time per round trip, so that a chunk in which the OS took a core away does not count (the
+ * follower returns 0). */
 static double pingpong(int test, int leader, int peer, long bytes, long iters, Buffers* b) {
   const int n = (int)bytes;
   MPI_Request req[2];
+  double per_trip[kChunks];
+  const long chunks = iters < kChunks ? iters : kChunks;
   pair_sync(leader, peer);
-  const double start = MPI_Wtime();
-  for (long i = 0; i < iters; ++i) {
-    if (test == PINGPONG_ISEND) {
-      if (leader) {
-        MPI_Irecv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[1]);
-        MPI_Isend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[0]);
-        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
-        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+  for (long c = 0; c < chunks; ++c) {
+    const long count = iters / chunks + (c < iters % chunks);
+    const double start = MPI_Wtime();
+    for (long i = 0; i < count; ++i) {
+      if (test == PINGPONG_ISEND) {
+        if (leader) {
+          MPI_Irecv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[1]);
+          MPI_Isend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[0]);
+          MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+          MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+        } else {
+          MPI_Irecv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[1]);
+          MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+          MPI_Isend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[0]);
+          MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        }
+      } else if (leader) {
+        if (test == PINGPONG_SSEND)
+          MPI_Ssend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
+        else
+          MPI_Send(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
+        MPI_Recv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       } else {
-        MPI_Irecv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[1]);
-        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
-        MPI_Isend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[0]);
-        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        MPI_Recv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (test == PINGPONG_SSEND)
+          MPI_Ssend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
+        else
+          MPI_Send(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
       }
-    } else if (leader) {
-      if (test == PINGPONG_SSEND)
-        MPI_Ssend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
-      else
-        MPI_Send(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
-      MPI_Recv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(b->recv, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      if (test == PINGPONG_SSEND)
-        MPI_Ssend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
-      else
-        MPI_Send(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD);
     }
+    per_trip[c] = (MPI_Wtime() - start) / (double)count;
   }
-  return leader ? MPI_Wtime() - start : 0;
+  return leader ? median(per_trip, chunks) : 0;
 }
 
-/* `iters` bursts of `burst` sends that the follower has already posted; the leader's seconds
- * inside its sending calls (MPI_Send, or MPI_Isend with the completion untimed). */
+/* `iters` bursts of `burst` sends that the follower has already posted; the leader's median
+ * over the bursts of its seconds per call inside its sending calls (MPI_Send, or MPI_Isend with
+ * the completion untimed). */
 static double send_bursts(int test, int leader, int peer, long bytes, long iters, int burst,
                           Buffers* b) {
   const int n = (int)bytes;
   MPI_Request req[64];
   char c = 0;
-  double inside = 0;
+  double* per_call = leader ? malloc(sizeof(double) * (size_t)iters) : NULL;
+  if (leader && !per_call) MPI_Abort(MPI_COMM_WORLD, 1);
   for (long i = 0; i < iters; ++i) {
     if (leader) {
       MPI_Recv(&c, 0, MPI_CHAR, peer, kTagSync, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -419,7 +443,7 @@ static double send_bursts(int test, int leader, int peer, long bytes, long iters
         else
           MPI_Isend(b->send, n, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &req[k]);
       }
-      inside += MPI_Wtime() - start;
+      per_call[i] = (MPI_Wtime() - start) / burst;
       if (test == ISEND_OVERHEAD) MPI_Waitall(burst, req, MPI_STATUSES_IGNORE);
     } else {
       for (int k = 0; k < burst; ++k)
@@ -430,7 +454,9 @@ static double send_bursts(int test, int leader, int peer, long bytes, long iters
   }
   /* The leader's last sends may still be in flight: they are the follower's to complete. */
   pair_sync(leader, peer);
-  return inside;
+  const double result = leader ? median(per_call, iters) : 0;
+  free(per_call);
+  return result;
 }
 
 static volatile double probe_sink;
@@ -516,21 +542,19 @@ static void run_messages(const Step* s, long seq, int rank, const int* node, int
   long iters = 1;
   double warm = 0;
   if (pair >= 0) {
-    warm = burst ? send_bursts(s->test, leader, peer, s->bytes, 1, (int)o->burst, b)
-                 : pingpong(s->test, leader, peer, s->bytes, 1, b);
+    /* Seconds of one iteration: a burst, or a round trip. */
+    warm =
+        burst ? send_bursts(s->test, leader, peer, s->bytes, 1, (int)o->burst, b) * (double)o->burst
+              : pingpong(s->test, leader, peer, s->bytes, 1, b);
   }
   if (pair == 0 && leader)
     iters = clamp_iters(o->min_time / (warm > 0 ? warm : 1e-9), o->max_iters);
   MPI_Bcast(&iters, 1, MPI_LONG, set.pairs[0].a, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   if (pair < 0) return;
-  double seconds;
-  if (burst) {
-    seconds = send_bursts(s->test, leader, peer, s->bytes, iters, (int)o->burst, b) /
-              ((double)iters * (double)o->burst);
-  } else {
-    seconds = pingpong(s->test, leader, peer, s->bytes, iters, b) / (2.0 * (double)iters);
-  }
+  const double seconds = burst
+                             ? send_bursts(s->test, leader, peer, s->bytes, iters, (int)o->burst, b)
+                             : pingpong(s->test, leader, peer, s->bytes, iters, b) / 2;
   if (leader) {
     keep(out, (Record){seq, s->bytes, iters, s->rep, s->test, s->link, s->pairs, pair, rank, peer,
                        seconds, 0, 0});
