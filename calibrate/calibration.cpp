@@ -560,8 +560,8 @@ Calibration calibrate(const Measurements& m) {
   if (c.covered(other).measured) {
     const KindSeries& s = series[index(other)];
     std::size_t other_dropped = 0;
-    const std::vector<FitPoint> other_points =
-        sorted_unique(transfer_points(s, c.model, c.overheads_measured && !handshake, other_dropped));
+    const std::vector<FitPoint> other_points = sorted_unique(
+        transfer_points(s, c.model, c.overheads_measured && !handshake, other_dropped));
     if (other_points.size() < kMinSizes) {
       throw CalibrationError(
           fmt::format("{} sizes of {} messages have a positive transfer "

@@ -221,7 +221,7 @@ std::string calibration_svg(const ReportInput& in) {
     for (const Style& style : kStyles) {
       report::PlotSeries measured{
           {}, style.colour, fmt::format("{} measured", test_name(style.test)), false};
-      report::PlotSeries modelled{{}, style.colour, "modelled", true};
+      report::PlotSeries modelled{{}, style.colour, "modelled", true, true};
       for (const Comparison& cmp : c.comparisons) {
         if (cmp.link != links[i] || cmp.test != style.test || cmp.pairs != 1 || cmp.bytes <= 0) {
           continue;
