@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # This machine with real Open MPI: calibrate the shared-memory path (2 ranks on 2 cores), then
 # predict a 2-rank ping-pong (app_ring at n = 2: MPI_Send / MPI_Recv back and forth) and a
-# 2-rank stencil (app_periodic_grid at n = 2) with p3s on the calibrated platform, and print
-# each one's predicted time against its traced time. Target 10 %; a busy machine misses it.
+# 2-rank stencil (app_halo_f at n = 2: a 2D diffusion stencil split in one direction, halos by
+# MPI_Isend/MPI_Irecv; app_stencil2d needs a square number of ranks) with p3s on the calibrated
+# platform, and print each one's predicted time against its traced time. Target 10 %; a busy
+# machine misses it.
 #
 # usage: scripts/bench/calibration_check.sh [BUILD_DIR] [OUT_DIR]
 set -euo pipefail
@@ -50,4 +52,4 @@ EOF
 echo "== traced against predicted at n = 2 on $out/this-machine.xml"
 check pingpong-64B app_ring "8 4000"
 check pingpong-8KiB app_ring "1024 2000"
-check stencil-64x64 app_periodic_grid "64 400"
+check stencil-64x64 app_halo_f "64 400"

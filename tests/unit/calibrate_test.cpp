@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "calibrate/calibration.hpp"
+#include "calibrate/calibration_platform.hpp"
 #include "calibrate/measurements.hpp"
 #include "calibrate/segmented_fit.hpp"
 #include "calibrate/smpi_model.hpp"
@@ -217,6 +218,39 @@ TEST(Calibrate, WithoutOverheadTestsSaysWhatItLeftAtTheDefaults) {
   const Calibration c = calibrate_text("pingpong-only.jsonl", synthetic(t, {1}, {"pingpong"}));
   EXPECT_TRUE(has_warning(c, "no-overhead-tests"));
   EXPECT_FALSE(c.overheads_measured);
+}
+
+TEST(CalibratedPlatform, HostLinksGetHalfTheRouteLatency) {
+  const Truth truth;
+  const Calibration c = calibrate_text("platform.jsonl", synthetic(truth, {0, 1}));
+  std::vector<std::string> assumed;
+  const sim::PlatformSpec spec =
+      calibrated_platform(c, {64, 4, sim::Topology::Flat, false}, assumed);
+  EXPECT_TRUE(assumed.empty()) << assumed.front();
+  // A flat cluster's route crosses the sender's link and the receiver's.
+  EXPECT_NEAR(std::stod(spec.latency) * 2, c.model.cross_node.latency, 1e-12);
+  EXPECT_NEAR(std::stod(spec.bandwidth), c.model.cross_node.bandwidth, 1e-6 * 2.5e9);
+  EXPECT_NEAR(std::stod(spec.loopback_latency), c.model.same_node.latency, 1e-12);
+  EXPECT_EQ(spec.config.at("smpi/send-is-detached-thresh"), "8192");
+  EXPECT_EQ(spec.bw_factor, c.model.bandwidth_factor.smpi());
+  EXPECT_EQ(spec.speed, "2e+09f");
+  EXPECT_EQ(spec.cores_per_host, 4);
+}
+
+TEST(CalibratedPlatform, AnUnmeasuredNetworkIsNamedAndChosenByTheUser) {
+  const Calibration c = calibrate_text("same-node-platform.jsonl", synthetic(Truth(), {0}));
+  std::vector<std::string> assumed;
+  const sim::PlatformSpec kept =
+      calibrated_platform(c, {4, 2, sim::Topology::Flat, false}, assumed);
+  EXPECT_EQ(kept.bandwidth, sim::PlatformSpec().bandwidth);
+  ASSERT_EQ(assumed.size(), 1u);
+  EXPECT_NE(assumed[0].find("the network between hosts was not measured"), std::string::npos);
+  assumed.clear();
+  const sim::PlatformSpec larger =
+      calibrated_platform(c, {4, 2, sim::Topology::Flat, true}, assumed);
+  EXPECT_NEAR(std::stod(larger.latency) * 2, c.model.same_node.latency, 1e-12);
+  EXPECT_NEAR(std::stod(larger.bandwidth), c.model.same_node.bandwidth, 1e-6 * 1.2e10);
+  EXPECT_EQ(assumed.size(), 1u);
 }
 
 TEST(Calibrate, ASingleMessageSizeIsRefused) {
