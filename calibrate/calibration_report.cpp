@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "core/xml_escape.hpp"
 #include "report/log_axis.hpp"
 #include "report/log_plot.hpp"
 
@@ -207,15 +206,10 @@ std::string calibration_svg(const ReportInput& in) {
     if (c.covered(link).measured) links.push_back(link);
   }
   const double width = kPanelWidth * static_cast<double>(links.size()) + 40;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
-      width, kHeight, width / 2,
-      core::xml_escaped(fmt::format("Measured (dots) and SMPI-modelled (lines) time per message "
-                                    "size: {}",
-                                    in.platform_file)));
+  std::string svg = report::svg_document_start(
+      width, kHeight,
+      fmt::format("Measured (dots) and SMPI-modelled (dashed) time per message size: {}",
+                  in.platform_file));
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::vector<report::PlotSeries> series;
     for (const Style& style : kStyles) {

@@ -10,6 +10,15 @@
 
 namespace p3s::report {
 
+std::string svg_document_start(double width, double height, const std::string& title) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
+      width, height, width / 2, core::xml_escaped(title));
+}
+
 std::string log_plot_panel(const PlotFrame& f, const std::vector<PlotSeries>& series) {
   const double left = f.left, right = f.right, top = f.top, bottom = f.bottom;
   double xlo = std::numeric_limits<double>::max(), xhi = 0;

@@ -25,6 +25,10 @@ struct PlotFrame {
   std::string (*y_label)(double) = nullptr;
 };
 
+// An SVG picture's opening: the root element, a white background and `title` on top; the
+// panels follow, then "</svg>".
+std::string svg_document_start(double width, double height, const std::string& title);
+
 // The panel's SVG elements ("" when no series has a positive point).
 std::string log_plot_panel(const PlotFrame& frame, const std::vector<PlotSeries>& series);
 

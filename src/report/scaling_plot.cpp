@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 
-#include "core/xml_escape.hpp"
 #include "report/log_axis.hpp"
 #include "report/log_plot.hpp"
 
@@ -48,14 +47,10 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
       measured_speedup.points.emplace_back(static_cast<double>(m.n), *observed);
     }
   }
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{3}</text>\n",
-      kWidth, kHeight, kWidth / 2,
-      core::xml_escaped(fmt::format("{}  -  {} scaling on {} ({})", p.application,
-                                    p.weak_scaling ? "weak" : "strong", p.platform, p.mode)));
+  std::string svg =
+      svg_document_start(kWidth, kHeight,
+                         fmt::format("{}  -  {} scaling on {} ({})", p.application,
+                                     p.weak_scaling ? "weak" : "strong", p.platform, p.mode));
   svg += panel(90, 470, "Predicted run time", "run time (log scale)", {pet, measured}, 10,
                seconds_label);
   svg += panel(600, 980,

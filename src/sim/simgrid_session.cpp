@@ -148,13 +148,16 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   context.plan = &plan;
   context.cpu_speedup = options.cpu_speedup;
   // The eager threshold: the user's, else the platform's (SimGrid applied its <config> when
-  // loading it), else SMPI's default. Then SMPI's own detached sends go off: the collectives
-  // SMPI runs itself (see native_collectives.hpp) never create them, which SimGrid removes from
-  // a global list by linear search; p3s's own messages are eager below the threshold without
-  // that cost (see point_to_point.hpp).
+  // loading it), else SMPI's default. Then SMPI's own detached sends go off unless a SimGrid
+  // argument asks for them: the collectives SMPI runs itself (see native_collectives.hpp) then
+  // never create them, which SimGrid removes from a global list by linear search; p3s's own
+  // messages are eager below the threshold without that cost (see point_to_point.hpp).
   context.eager_threshold = options.eager_threshold.value_or(
       simgrid::config::get_value<int>("smpi/send-is-detached-thresh"));
-  simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
+  const bool smpi_detached_asked = std::any_of(
+      options.simgrid_args.begin(), options.simgrid_args.end(),
+      [](const auto& a) { return a.rfind("--cfg=smpi/send-is-detached-thresh:", 0) == 0; });
+  if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
   if (options.native_collectives) context.native = NativeAlgorithms::from_config();
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
