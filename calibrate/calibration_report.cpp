@@ -2,7 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "report/log_axis.hpp"
 #include "report/log_plot.hpp"
@@ -205,11 +207,11 @@ std::string calibration_svg(const ReportInput& in) {
   for (LinkKind link : kLinkKinds) {
     if (c.covered(link).measured) links.push_back(link);
   }
-  const double width = kPanelWidth * static_cast<double>(links.size()) + 40;
+  const double width = std::max(kPanelWidth * static_cast<double>(links.size()) + 40, 760.0);
   std::string svg = report::svg_document_start(
       width, kHeight,
       fmt::format("Measured (dots) and SMPI-modelled (dashed) time per message size: {}",
-                  in.platform_file));
+                  std::filesystem::path(in.platform_file).filename().string()));
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::vector<report::PlotSeries> series;
     for (const Style& style : kStyles) {
