@@ -36,7 +36,7 @@ runs=()
 for n in 4 9 16 25; do
   echo "== tracing the 2D stencil at n=$n (local grid 64x64, 100 iterations)"
   $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 64 100
-  $p3s signature "$out/stencil-$n"
+  $p3s signature "$out/stencil-$n" -o "$out/signature-$n.json"
   runs+=("$out/stencil-$n")
 done
 echo "== predicting the traced n and N = 64 .. 4096 on $out/this-machine.xml, $per_host ranks"
