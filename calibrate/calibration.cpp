@@ -18,6 +18,10 @@ constexpr std::size_t kMinSizes = 3;          // ping-pong sizes a link kind nee
 constexpr std::size_t kMinSegmentPoints = 3;  // sizes per segment of a fit
 constexpr std::size_t kMaxTransferSegments = 6;
 constexpr std::size_t kMaxOverheadSegments = 3;
+// A size segment of the transfer time reaches at least this factor in payload: SMPI's own
+// default factors are 1.4x to 4x apart, and a real system's noise otherwise makes segments of
+// a few bytes.
+constexpr double kMinSegmentSpan = 1.4;
 // Relative error below which more segments gain nothing, however exact the data (SMPI's times
 // carry rounding of about 1e-9 s); raised to the measured noise.
 constexpr double kNoiseFloor = 2e-3;
@@ -549,7 +553,15 @@ Calibration calibrate(const Measurements& m) {
                     "at least {} are needed",
                     points.size(), link_name(c.primary), kMinSizes));
   }
-  SegmentedFit fit = fit_segments_auto(points, kMaxTransferSegments, kMinSegmentPoints, noise);
+  if (points.back().x < kMinSegmentSpan * points.front().x) {
+    throw CalibrationError(fmt::format(
+        "the {} sizes measured ({} to {}) are too close together to tell latency from bandwidth",
+        link_name(c.primary),
+        bytes_text(static_cast<std::int64_t>(points.front().x) - kEnvelopeBytes),
+        bytes_text(static_cast<std::int64_t>(points.back().x) - kEnvelopeBytes)));
+  }
+  SegmentedFit fit =
+      fit_segments_auto(points, kMaxTransferSegments, kMinSegmentPoints, noise, kMinSegmentSpan);
   borrow_slopes(points, fit, c.warnings);
   Route& primary_route = c.primary == LinkKind::CrossNode ? c.model.cross_node : c.model.same_node;
   set_factors(points, fit, c, primary_route);

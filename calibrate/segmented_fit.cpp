@@ -66,7 +66,7 @@ Line fit_line(const std::vector<FitPoint>& p, std::size_t first, std::size_t las
 }  // namespace
 
 SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segments,
-                          std::size_t min_points) {
+                          std::size_t min_points, double min_span) {
   const std::size_t n = points.size();
   min_points = std::max<std::size_t>(min_points, 1);
   if (segments == 0 || n < segments * min_points) {
@@ -80,7 +80,11 @@ SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segme
   // line[i][j]: the best line over points i..j.
   std::vector<std::vector<Line>> line(n, std::vector<Line>(n));
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + min_points - 1; j < n; ++j) line[i][j] = fit_line(points, i, j);
+    for (std::size_t j = i + min_points - 1; j < n; ++j) {
+      if (min_span <= 0 || points[j].x >= min_span * points[i].x) {
+        line[i][j] = fit_line(points, i, j);
+      }
+    }
   }
   // best[k][j]: the smallest residual of points 0..j-1 in k segments; cut[k][j] where the last
   // of them starts.
@@ -98,6 +102,7 @@ SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segme
   }
   SegmentedFit fit;
   fit.residual = best[segments][n];
+  if (fit.residual == kInfinity) return fit;
   for (std::size_t k = segments, j = n; k > 0; --k) {
     const std::size_t i = cut[k][j];
     const Line& l = line[i][j - 1];
@@ -109,14 +114,15 @@ SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segme
 }
 
 SegmentedFit fit_segments_auto(const std::vector<FitPoint>& points, std::size_t max_segments,
-                               std::size_t min_points, double noise_floor) {
+                               std::size_t min_points, double noise_floor, double min_span) {
   const std::size_t n = points.size();
   const double floor = noise_floor * noise_floor;
   SegmentedFit chosen;
   double chosen_score = kInfinity;
   const double penalty = 3 * std::log(static_cast<double>(n));  // intercept, slope, breakpoint
   for (std::size_t k = 1; k <= max_segments && k * std::max<std::size_t>(min_points, 1) <= n; ++k) {
-    SegmentedFit fit = fit_segments(points, k, min_points);
+    SegmentedFit fit = fit_segments(points, k, min_points, min_span);
+    if (fit.segments.empty()) continue;
     const double per_point = std::max(fit.residual / static_cast<double>(n), floor);
     const double score =
         static_cast<double>(n) * std::log(per_point) + penalty * static_cast<double>(k);

@@ -27,15 +27,18 @@ struct SegmentedFit {
 // Both the intercept and the slope of every line are kept >= 0 (times and per-byte costs
 // cannot be negative). Points must be sorted by strictly increasing x.
 //
-// The best fit with exactly `segments` lines of at least `min_points` points each.
+// The best fit with exactly `segments` lines of at least `min_points` points each, and when
+// `min_span` > 0, each reaching from x to at least min_span x (message sizes: a segment of 16
+// to 19 bytes is noise, not a protocol). No segments and an infinite residual when no such cut
+// exists.
 SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segments,
-                          std::size_t min_points);
+                          std::size_t min_points, double min_span = 0);
 
 // The number of segments (1 to `max_segments`) by the Bayesian information criterion, with the
 // weighted residual per point floored at `noise_floor`^2 so that a fit already within the
 // noise gains nothing from more breakpoints (with weights 1 / y^2, the floor is a relative
 // error).
 SegmentedFit fit_segments_auto(const std::vector<FitPoint>& points, std::size_t max_segments,
-                               std::size_t min_points, double noise_floor);
+                               std::size_t min_points, double noise_floor, double min_span = 0);
 
 }  // namespace p3s::calibrate
