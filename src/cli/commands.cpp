@@ -9,6 +9,8 @@ const std::vector<Command>& commands() {
       {"signature", "find the relevant phases and weights of a run (per rank)", run_signature},
       {"platform", "write a SimGrid platform file (flat, fat tree, torus, dragonfly)",
        run_platform},
+      {"calibrate", "fit a SimGrid platform to the calibration benchmark's measurements",
+       run_calibrate},
       {"model", "relate runs at several n and write the scalable logical trace (SLT)", run_model},
       {"generate", "instantiate an SLT at N processes as an ST4NP", run_generate},
       {"simulate", "replay an SLT at N processes in SimGrid SMPI on a platform", run_simulate},

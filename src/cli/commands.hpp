@@ -30,6 +30,7 @@ int run_generate(const Args& args);
 // `p3s trace import-ti`: SimGrid time-independent traces to a run directory.
 int run_import_ti(const Args& args);
 int run_platform(const Args& args);
+int run_calibrate(const Args& args);
 int run_simulate(const Args& args);
 int run_predict(const Args& args);
 

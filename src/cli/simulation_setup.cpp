@@ -66,7 +66,7 @@ sim::SimOptions simulation_options(const SimulationFlags& flags) {
       } catch (const std::logic_error&) {
         throw UsageError(fmt::format("--cfg '{}': the threshold is not a byte count", c));
       }
-      if (o.eager_threshold < 0) throw UsageError(fmt::format("--cfg '{}' is negative", c));
+      if (*o.eager_threshold < 0) throw UsageError(fmt::format("--cfg '{}' is negative", c));
       continue;  // p3s applies it to its own messages; SMPI's detached sends stay off
     }
     o.simgrid_args.push_back("--cfg=" + c);

@@ -53,4 +53,10 @@ std::string seconds_label(double v) {
   return fmt::format("{:g} ns", v * 1e9);
 }
 
+std::string bytes_label(double v) {
+  if (v >= 1048576) return fmt::format("{:g} MiB", v / 1048576);
+  if (v >= 1024) return fmt::format("{:g} KiB", v / 1024);
+  return fmt::format("{:g} B", v);
+}
+
 }  // namespace p3s::report

@@ -24,8 +24,9 @@ class LogAxis {
   double lo_, hi_, from_, to_, base_;
 };
 
-// Tick labels: 4096, 150k, 128k (2^17); 100 us, 2 ms, 3 s.
+// Tick labels: 4096, 150k, 128k (2^17); 100 us, 2 ms, 3 s; 64 B, 16 KiB, 4 MiB.
 std::string count_label(double value);
 std::string seconds_label(double value);
+std::string bytes_label(double value);
 
 }  // namespace p3s::report

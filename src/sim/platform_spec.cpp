@@ -170,10 +170,16 @@ std::string platform_xml(const PlatformSpec& spec) {
   }
 
   const int hosts = cluster_hosts(spec);
+  std::string comment = spec.comment.empty() ? "Written by p3s platform." : spec.comment;
+  // An XML comment may not hold "--".
+  for (std::size_t at = comment.find("--"); at != std::string::npos; at = comment.find("--", at))
+    comment.replace(at, 2, "- -");
   std::string xml =
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- Written by p3s platform. -->\n"
+      "<!-- " +
+      comment +
+      " -->\n"
       "<platform version=\"4.1\">\n";
   if (!config.empty()) {
     // SimGrid applies these unless the command line sets the same keys.

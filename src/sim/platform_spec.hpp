@@ -32,6 +32,9 @@ struct PlatformSpec {
   std::string or_;         // smpi/or
   // Any other SimGrid setting to store in the file (e.g. network/crosstraffic).
   std::map<std::string, std::string> config;
+  // Written as the file's comment instead of "Written by p3s platform." (p3s calibrate says
+  // where its values come from).
+  std::string comment;
 };
 
 // The host count of the cluster written for `spec`: `spec.hosts`, rounded up to fill the

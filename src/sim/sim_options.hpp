@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,9 @@ struct SimOptions {
   double cpu_speedup = 1.0;
   // Messages below this many bytes are sent eagerly: the sender goes on without waiting for the
   // receiver, as SMPI does below smpi/send-is-detached-thresh. Applies to point-to-point
-  // messages and to those of the collectives p3s runs itself (native_collectives).
-  std::int64_t eager_threshold = kSmpiEagerThreshold;
+  // messages and to those of the collectives p3s runs itself (native_collectives). Unset: the
+  // platform's smpi/send-is-detached-thresh (a calibrated platform has one), else SMPI's.
+  std::optional<std::int64_t> eager_threshold;
   // Run SMPI's default collective algorithms on p3s's own messages (same simulated times, far
   // cheaper at large N); false leaves every collective to SMPI.
   bool native_collectives = true;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <xbt/config.hpp>
 
 #include "sim/rank_placement.hpp"
 #include "sim/rank_runner.hpp"
@@ -65,10 +66,6 @@ const std::vector<std::string> kEngineDefaults = {
     "--cfg=surf/precision:1e-9",
     // MPI calls must not charge the simulator's own CPU time to the simulated ranks.
     "--cfg=smpi/simulate-computation:no",
-    // The collectives SMPI runs itself (see native_collectives.hpp) then never create detached
-    // sends, which SimGrid removes from a global list by linear search; p3s's own messages are
-    // eager below SimOptions::eager_threshold without that cost (see point_to_point.hpp).
-    "--cfg=smpi/send-is-detached-thresh:0",
     // One guard page per actor stack costs two memory mappings, and Linux allows 65530.
     "--cfg=contexts/guard-size:0",
     // Ranks run shallow code; small stacks keep 65536 ranks within memory.
@@ -150,7 +147,17 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   context.trace = &trace;
   context.plan = &plan;
   context.cpu_speedup = options.cpu_speedup;
-  context.eager_threshold = options.eager_threshold;
+  // The eager threshold: the user's, else the platform's (SimGrid applied its <config> when
+  // loading it), else SMPI's default. Then SMPI's own detached sends go off unless a SimGrid
+  // argument asks for them: the collectives SMPI runs itself (see native_collectives.hpp) then
+  // never create them, which SimGrid removes from a global list by linear search; p3s's own
+  // messages are eager below the threshold without that cost (see point_to_point.hpp).
+  context.eager_threshold = options.eager_threshold.value_or(
+      simgrid::config::get_value<int>("smpi/send-is-detached-thresh"));
+  const bool smpi_detached_asked = std::any_of(
+      options.simgrid_args.begin(), options.simgrid_args.end(),
+      [](const auto& a) { return a.rfind("--cfg=smpi/send-is-detached-thresh:", 0) == 0; });
+  if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
   if (options.native_collectives) context.native = NativeAlgorithms::from_config();
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;

@@ -26,7 +26,8 @@ void check(const core::ScaledTrace& trace, const SimOptions& o) {
   if (!(o.cpu_speedup > 0) || !std::isfinite(o.cpu_speedup)) {
     throw std::invalid_argument("the CPU speedup must be a positive number");
   }
-  if (o.eager_threshold < 0) throw std::invalid_argument("the eager threshold cannot be negative");
+  if (o.eager_threshold && *o.eager_threshold < 0)
+    throw std::invalid_argument("the eager threshold cannot be negative");
   for (const std::string& a : o.simgrid_args) {
     if (a.rfind("--cfg=", 0) != 0 && a.rfind("--log=", 0) != 0) {
       throw std::invalid_argument("SimGrid argument '" + a +

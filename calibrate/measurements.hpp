@@ -1,0 +1,63 @@
+#pragma once
+// What `p3s calibrate` fits: point-to-point and compute measurements of one MPI system, read
+// from files whose first line says what they are. Today the calibration benchmark's output
+// ("p3s-calibration 1", calibrate/bench/); another kind of input (replay_mpi's measured
+// messages) becomes another reader feeding the same samples (see read_measurements).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace p3s::calibrate {
+
+// Where two ranks of a message were, as the launcher placed them.
+enum class LinkKind { SameNode, CrossNode };
+inline constexpr LinkKind kLinkKinds[] = {LinkKind::SameNode, LinkKind::CrossNode};
+std::string_view link_name(LinkKind link);  // "same-node" | "cross-node"
+
+// How a message was timed (calibrate/bench/calibration_bench.c says exactly):
+enum class Test {
+  PingPong,       // MPI_Send / MPI_Recv round trips: half a round trip
+  PingPongSsend,  // the same with MPI_Ssend
+  PingPongIsend,  // MPI_Isend + MPI_Wait against a pre-posted MPI_Irecv
+  SendOverhead,   // the sender's time per MPI_Send of a burst the receiver has posted
+  IsendOverhead,  // the sender's time per MPI_Isend of such a burst
+};
+inline constexpr Test kTests[] = {Test::PingPong, Test::PingPongSsend, Test::PingPongIsend,
+                                  Test::SendOverhead, Test::IsendOverhead};
+std::string_view test_name(Test test);
+
+struct MessageSample {
+  Test test = Test::PingPong;
+  LinkKind link = LinkKind::SameNode;
+  int pairs = 1;  // pairs measuring at the same time
+  std::int64_t bytes = 0;
+  double seconds = 0;  // per message (ping-pongs) or per call (overheads)
+  std::string where;   // "FILE:LINE"
+};
+
+struct ComputeSample {
+  int concurrent = 1;  // ranks running the probe at once
+  double flops = 0;
+  double cpu_seconds = 0;
+  double wall_seconds = 0;
+  std::string where;
+};
+
+struct Measurements {
+  std::vector<MessageSample> messages;
+  std::vector<ComputeSample> compute;
+  std::vector<std::string> sources;  // one line per file: what produced it
+  bool simulated = false;            // measured under SimGrid (smpirun), not a real system
+};
+
+// "512 B", "64 KiB", "16 MiB", "1877 B": how messages sizes are named in messages.
+std::string bytes_text(std::int64_t bytes);
+
+// Reads every file and merges them; throws core::FormatError naming the file, the line and the
+// reason for anything malformed, truncated, non-finite, negative or inconsistent (files from
+// different systems, a same-node line whose ranks are on different hosts, ...).
+Measurements read_measurements(const std::vector<std::filesystem::path>& files);
+
+}  // namespace p3s::calibrate
