@@ -3,10 +3,12 @@
 // exchanges messages with that the step did not load, answering each control message with the
 // message the absent peer would have sent (same size and tag) and receiving what the measurable
 // process sends it, until the measurable process ends the step. It serves one measurable
-// process per step (eq. 5), in the order that process asks.
+// process per step (eq. 5), in the order that process asks, without waiting for one answer to
+// complete before it takes the next request, as the absent ranks would not wait for each other.
 #include <mpi.h>
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace p3s::replay {
@@ -18,9 +20,11 @@ class BlackHole {
   void serve(int process);
 
  private:
-  char* buffer(std::vector<char>& b, std::int64_t bytes);
+  void complete_all();
   MPI_Comm data_, control_;
-  std::vector<char> in_, out_;
+  std::vector<char> out_;               // what it sends: any bytes
+  std::deque<std::vector<char>> in_;    // one landing buffer per receive in flight
+  std::vector<MPI_Request> requests_;
 };
 
 }  // namespace p3s::replay

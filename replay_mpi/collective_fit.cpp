@@ -10,12 +10,12 @@
 namespace p3s::replay {
 namespace {
 
-double ceil_log2(double p) {
-  return p <= 1 ? 0 : std::ceil(std::log2(p));
+double floor_log2(double p) {
+  return p <= 1 ? 0 : std::floor(std::log2(p));
 }
 
 std::array<double, 3> basis(double p) {
-  return {1.0, p, ceil_log2(p)};
+  return {1.0, p, floor_log2(p)};
 }
 
 }  // namespace
@@ -26,18 +26,24 @@ double CollectiveFit::at(double p) const {
 }
 
 std::string CollectiveFit::equation() const {
-  return fmt::format("{:.4g} + {:.4g} P + {:.4g} ceil(log2 P)", a, b, c);
+  return fmt::format("{:.4g} + {:.4g} P + {:.4g} floor(log2 P)", a, b, c);
 }
 
 CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<double>& seconds) {
   if (sizes.empty() || sizes.size() != seconds.size())
     throw std::invalid_argument("a collective's fit needs as many times as sizes, at least one");
-  std::array<bool, 3> used = {true, true, true};
-  std::array<double, 3> coef = {0, 0, 0};
-  for (int round = 0; round < 3; ++round) {
+  // Every subset of the P and log2 P terms with the constant; of the fits whose terms are not
+  // negative, the one closest to the points (the fewer terms on a tie).
+  CollectiveFit best;
+  double best_error = -1;
+  for (const std::array<bool, 3> used : {std::array<bool, 3>{true, false, false},
+                                         std::array<bool, 3>{true, false, true},
+                                         std::array<bool, 3>{true, true, false},
+                                         std::array<bool, 3>{true, true, true}}) {
     std::vector<int> columns;
     for (int k = 0; k < 3; ++k)
       if (used[static_cast<std::size_t>(k)]) columns.push_back(k);
+    if (columns.size() > sizes.size()) continue;
     Eigen::MatrixXd x(static_cast<Eigen::Index>(sizes.size()),
                       static_cast<Eigen::Index>(columns.size()));
     Eigen::VectorXd y(static_cast<Eigen::Index>(sizes.size()));
@@ -49,26 +55,28 @@ CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<do
       y(static_cast<Eigen::Index>(i)) = seconds[i];
     }
     const Eigen::VectorXd solution = x.colPivHouseholderQr().solve(y);
-    coef = {0, 0, 0};
+    std::array<double, 3> coef = {0, 0, 0};
     bool negative = false;
     for (std::size_t j = 0; j < columns.size(); ++j) {
-      const double v = solution(static_cast<Eigen::Index>(j));
-      coef[static_cast<std::size_t>(columns[j])] = v;
-      // The constant may not be dropped; a negative one means the data is below any line.
-      if (v < 0 && columns[j] != 0) {
-        used[static_cast<std::size_t>(columns[j])] = false;
-        negative = true;
-      }
+      coef[static_cast<std::size_t>(columns[j])] = solution(static_cast<Eigen::Index>(j));
+      negative = negative || (columns[j] != 0 && solution(static_cast<Eigen::Index>(j)) < 0);
     }
-    if (!negative) break;
+    if (negative) continue;
+    const CollectiveFit fit{coef[0], coef[1], coef[2]};
+    double error = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      error += (fit.at(sizes[i]) - seconds[i]) * (fit.at(sizes[i]) - seconds[i]);
+    if (best_error < 0 || error < best_error * (1 - 1e-9)) {
+      best = fit;
+      best_error = error;
+    }
   }
-  CollectiveFit fit{coef[0], coef[1], coef[2]};
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (seconds[i] > 0)
-      fit.max_relative_residual =
-          std::max(fit.max_relative_residual, std::fabs(fit.at(sizes[i]) - seconds[i]) / seconds[i]);
+      best.max_relative_residual = std::max(best.max_relative_residual,
+                                            std::fabs(best.at(sizes[i]) - seconds[i]) / seconds[i]);
   }
-  return fit;
+  return best;
 }
 
 std::vector<int> sample_sizes(int processes) {

@@ -2,9 +2,11 @@
 // A collective's time at N from measurements on P <= R processes. The Synthetic Signature
 // cannot load all N members of a collective at once, so it runs the collective itself (the
 // target MPI's own algorithm, at the message size the ST4NP gives) on communicators of several
-// sizes P and fits T(P) = a + b P + c ceil(log2 P) with a, b, c >= 0: linear algorithms (a
-// root receiving from every member) grow with P, trees and recursive doubling with log2 P.
-// Terms whose least-squares coefficient comes out negative are dropped and the fit redone.
+// sizes P and fits T(P) = a + b P + c floor(log2 P): linear algorithms (a
+// root receiving from every member) grow with P, trees and recursive doubling with log2 P (a
+// binomial tree of P members is floor(log2 P) deep, whatever its root sends first). Of
+// the fits with the constant and any of the two terms, all coefficients but the constant
+// non-negative, the closest to the points is kept.
 #include <cstdint>
 #include <string>
 #include <vector>

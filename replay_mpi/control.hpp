@@ -24,6 +24,10 @@ struct Control {
 inline constexpr int kControlTag = 1;
 inline constexpr int kNoiseTag = 2;
 inline constexpr int kNoiseEndTag = 3;
+inline constexpr int kSyncTag = 4;  // on the measurable processes' communicator
+
+// Returns on every member of `comm` at about the same time (see measurable_process.cpp).
+void leave_together(MPI_Comm comm);
 
 // Sends a control message (small: MPI sends it eagerly, the caller does not wait for the peer).
 void send_control(const Control& c, int process, MPI_Comm comm);
