@@ -69,8 +69,10 @@ std::vector<int> node_of_processes() {
   MPI_Allreduce(&self, &leader, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
   MPI_Comm_size(MPI_COMM_WORLD, &processes);
+  // Gather and broadcast rather than allgather: SMPI's default allgather costs O(R^3).
   std::vector<int> nodes(static_cast<std::size_t>(processes));
-  MPI_Allgather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Gather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(nodes.data(), processes, MPI_INT, 0, MPI_COMM_WORLD);
   return nodes;
 }
 

@@ -290,22 +290,23 @@ void MeasurableProcess::sendrecv(const core::ProgramStep& call, bool record) {
   const int to = call.dst >= 0 ? process_of(call.dst) : MPI_PROC_NULL;
   const int from = call.src >= 0 ? process_of(call.src) : MPI_PROC_NULL;
   // One control message for both halves when both go to the black hole: it exchanges at once.
+  // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both ends.
+  const int tag = std::max(call.tag, 0);
+  const int rtag = std::max(call.rtag, 0);
   Control to_hole;
   to_hole.kind = Control::Serve;
   if (call.dst >= 0 && !loaded(call.dst)) {
-    to_hole.recv_tag = call.tag;
+    to_hole.recv_tag = tag;
     to_hole.recv_bytes = call.bytes;
   }
   Control from_hole;
   from_hole.kind = Control::Serve;
   if (call.src >= 0 && !loaded(call.src)) {
-    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_tag = call.rtag;
+    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_tag = rtag;
     (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_bytes = call.rbytes;
   }
   if (to_hole.recv_bytes >= 0 || to_hole.send_bytes >= 0) send_control(to_hole, black_hole_, comms_.control);
   if (from_hole.send_bytes >= 0) send_control(from_hole, black_hole_, comms_.control);
-  const int tag = call.tag < 0 ? 0 : call.tag;
-  const int rtag = call.rtag < 0 ? 0 : call.rtag;
   const double posted = now();
   MPI_Sendrecv(send_buffer(call.bytes), count(call.bytes), MPI_BYTE, to, tag,
                receive_buffer(-1, call.rbytes), count(call.rbytes), MPI_BYTE, from, rtag,
