@@ -22,8 +22,8 @@ class BlackHole {
  private:
   void complete_all();
   MPI_Comm data_, control_;
-  std::vector<char> out_;               // what it sends: any bytes
-  std::deque<std::vector<char>> in_;    // one landing buffer per receive in flight
+  std::vector<char> out_;             // what it sends: any bytes
+  std::deque<std::vector<char>> in_;  // one landing buffer per receive in flight
   std::vector<MPI_Request> requests_;
 };
 

@@ -16,24 +16,42 @@ int count(std::int64_t bytes) {
 // The blocking form of a non-blocking collective: the replay runs it where it is started.
 Op blocking(Op op) {
   switch (op) {
-    case Op::Ibarrier: return Op::Barrier;
-    case Op::Ibcast: return Op::Bcast;
-    case Op::Ireduce: return Op::Reduce;
-    case Op::Iallreduce: return Op::Allreduce;
-    case Op::Igather: return Op::Gather;
-    case Op::Igatherv: return Op::Gatherv;
-    case Op::Iscatter: return Op::Scatter;
-    case Op::Iscatterv: return Op::Scatterv;
-    case Op::Iallgather: return Op::Allgather;
-    case Op::Iallgatherv: return Op::Allgatherv;
-    case Op::Ialltoall: return Op::Alltoall;
-    case Op::Ialltoallv: return Op::Alltoallv;
-    case Op::Ialltoallw: return Op::Alltoallw;
-    case Op::IreduceScatter: return Op::ReduceScatter;
-    case Op::IreduceScatterBlock: return Op::ReduceScatterBlock;
-    case Op::Iscan: return Op::Scan;
-    case Op::Iexscan: return Op::Exscan;
-    default: return op;
+    case Op::Ibarrier:
+      return Op::Barrier;
+    case Op::Ibcast:
+      return Op::Bcast;
+    case Op::Ireduce:
+      return Op::Reduce;
+    case Op::Iallreduce:
+      return Op::Allreduce;
+    case Op::Igather:
+      return Op::Gather;
+    case Op::Igatherv:
+      return Op::Gatherv;
+    case Op::Iscatter:
+      return Op::Scatter;
+    case Op::Iscatterv:
+      return Op::Scatterv;
+    case Op::Iallgather:
+      return Op::Allgather;
+    case Op::Iallgatherv:
+      return Op::Allgatherv;
+    case Op::Ialltoall:
+      return Op::Alltoall;
+    case Op::Ialltoallv:
+      return Op::Alltoallv;
+    case Op::Ialltoallw:
+      return Op::Alltoallw;
+    case Op::IreduceScatter:
+      return Op::ReduceScatter;
+    case Op::IreduceScatterBlock:
+      return Op::ReduceScatterBlock;
+    case Op::Iscan:
+      return Op::Scan;
+    case Op::Iexscan:
+      return Op::Exscan;
+    default:
+      return op;
   }
 }
 
@@ -61,7 +79,7 @@ void CollectiveCall::run(const CollectiveShape& s, MPI_Comm comm, int root) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::int64_t largest = std::max(s.bytes, s.rbytes);
-    // An all-to-all's BYTES is the sum over its N destinations: each pair exchanges BYTES / N.
+  // An all-to-all's BYTES is the sum over its N destinations: each pair exchanges BYTES / N.
   const std::int64_t per_peer_out = s.members > 0 ? s.bytes / s.members : s.bytes;
   switch (blocking(s.op)) {
     case Op::Barrier:
@@ -88,8 +106,8 @@ void CollectiveCall::run(const CollectiveShape& s, MPI_Comm comm, int root) {
       return;
     case Op::Gather:
     case Op::Gatherv:
-      MPI_Gather(buffer(send_, s.bytes), count(s.bytes), MPI_BYTE,
-                 buffer(recv_, s.bytes * size), count(s.bytes), MPI_BYTE, root, comm);
+      MPI_Gather(buffer(send_, s.bytes), count(s.bytes), MPI_BYTE, buffer(recv_, s.bytes * size),
+                 count(s.bytes), MPI_BYTE, root, comm);
       return;
     case Op::Scatter:
     case Op::Scatterv:
@@ -98,8 +116,8 @@ void CollectiveCall::run(const CollectiveShape& s, MPI_Comm comm, int root) {
       return;
     case Op::Allgather:
     case Op::Allgatherv:
-      MPI_Allgather(buffer(send_, s.bytes), count(s.bytes), MPI_BYTE,
-                    buffer(recv_, s.bytes * size), count(s.bytes), MPI_BYTE, comm);
+      MPI_Allgather(buffer(send_, s.bytes), count(s.bytes), MPI_BYTE, buffer(recv_, s.bytes * size),
+                    count(s.bytes), MPI_BYTE, comm);
       return;
     case Op::Alltoall:
     case Op::Alltoallv:

@@ -15,9 +15,9 @@ namespace p3s::replay {
 
 struct CollectiveShape {
   core::Op op = core::Op::Barrier;
-  std::int64_t bytes = 0;   // what a member contributes (BYTES)
-  std::int64_t rbytes = 0;  // what it gets (RBYTES)
-  std::int64_t members = 0; // communicator size at N: alltoall's sums are split over it
+  std::int64_t bytes = 0;    // what a member contributes (BYTES)
+  std::int64_t rbytes = 0;   // what it gets (RBYTES)
+  std::int64_t members = 0;  // communicator size at N: alltoall's sums are split over it
   bool operator<(const CollectiveShape& o) const;
   bool operator==(const CollectiveShape& o) const = default;
   std::string describe() const;

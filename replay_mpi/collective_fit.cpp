@@ -36,10 +36,9 @@ CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<do
   // negative, the one closest to the points (the fewer terms on a tie).
   CollectiveFit best;
   double best_error = -1;
-  for (const std::array<bool, 3> used : {std::array<bool, 3>{true, false, false},
-                                         std::array<bool, 3>{true, false, true},
-                                         std::array<bool, 3>{true, true, false},
-                                         std::array<bool, 3>{true, true, true}}) {
+  for (const std::array<bool, 3> used :
+       {std::array<bool, 3>{true, false, false}, std::array<bool, 3>{true, false, true},
+        std::array<bool, 3>{true, true, false}, std::array<bool, 3>{true, true, true}}) {
     std::vector<int> columns;
     for (int k = 0; k < 3; ++k)
       if (used[static_cast<std::size_t>(k)]) columns.push_back(k);

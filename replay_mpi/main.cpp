@@ -14,8 +14,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -126,8 +126,8 @@ std::vector<double> gather(const std::vector<double>& mine) {
     total += counts[i];
   }
   std::vector<double> all(static_cast<std::size_t>(self_process() == 0 ? total : 0));
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
-              MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+              0, MPI_COMM_WORLD);
   return all;
 }
 
@@ -164,7 +164,7 @@ struct Progress {
 constexpr std::size_t kStepFields = 6;
 constexpr std::size_t kMessageFields = 9;
 
-void write_json_atomically(const fs::path& file, const nlohmann::json& j) {
+void write_json_atomically(const fs::path& file, const nlohmann::ordered_json& j) {
   const fs::path tmp = file.string() + ".partial";
   {
     std::ofstream out(tmp);
@@ -208,8 +208,8 @@ int replay(int argc, char** argv) {
         model::InstantiateOptions{.carry_nearest = o.carry_nearest, .omit_unavailable = o.partial});
     if (trace->phases().empty()) throw std::domain_error("no phase can be instantiated at N");
   } catch (const std::exception& e) {
-    return fail(kCannotReplay, "cannot instantiate " + o.input + " at N = " +
-                                   std::to_string(o.nprocs) + ": " + e.what());
+    return fail(kCannotReplay, "cannot instantiate " + o.input +
+                                   " at N = " + std::to_string(o.nprocs) + ": " + e.what());
   }
 
   ReplayComms comms;
@@ -244,9 +244,8 @@ int replay(int argc, char** argv) {
   const bool live = measurable >= o.nprocs;
 
   const auto slot_it = std::find(setup.measurable.begin(), setup.measurable.end(), self);
-  const int slot = slot_it == setup.measurable.end()
-                       ? -1
-                       : static_cast<int>(slot_it - setup.measurable.begin());
+  const int slot =
+      slot_it == setup.measurable.end() ? -1 : static_cast<int>(slot_it - setup.measurable.begin());
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.data);
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.control);
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.noise);
@@ -284,10 +283,10 @@ int replay(int argc, char** argv) {
   std::vector<double> step_reports;
   Progress progress;
   if (self == 0) {
-    std::printf("replaying N = %d on %d processes: %d measurable, %zu black hole(s), %zu noise "
-                "pair(s), %d steps after a warm-up step\n",
-                o.nprocs, processes, measurable, setup.black_holes.size(),
-                setup.noise_pairs.size(), steps);
+    std::printf(
+        "replaying N = %d on %d processes: %d measurable, %zu black hole(s), %zu noise "
+        "pair(s), %d steps after a warm-up step\n",
+        o.nprocs, processes, measurable, setup.black_holes.size(), setup.noise_pairs.size(), steps);
     std::fflush(stdout);
   }
   const int fault = fault_process();
@@ -298,16 +297,17 @@ int replay(int argc, char** argv) {
     if (slot >= 0) {
       const StepCounts c = mp->run_step(index, slot, k < 0);
       if (k >= 0)
-        step_reports.insert(step_reports.end(),
-                            {static_cast<double>(k), static_cast<double>(slot),
-                             static_cast<double>(c.executed), static_cast<double>(c.measured),
-                             static_cast<double>(c.noise_messages),
-                             static_cast<double>(c.network_messages)});
+        step_reports.insert(
+            step_reports.end(),
+            {static_cast<double>(k), static_cast<double>(slot), static_cast<double>(c.executed),
+             static_cast<double>(c.measured), static_cast<double>(c.noise_messages),
+             static_cast<double>(c.network_messages)});
     }
     if (hole >= 0) {
       const auto served = std::find(step.black_hole.begin(), step.black_hole.end(), hole);
       if (served != step.black_hole.end())
-        black_hole.serve(setup.measurable[static_cast<std::size_t>(served - step.black_hole.begin())]);
+        black_hole.serve(
+            setup.measurable[static_cast<std::size_t>(served - step.black_hole.begin())]);
     }
     for (const auto& [sender, receiver] : setup.noise_pairs) {
       if (self == sender) noise.send(setup.measurable.front(), receiver);
@@ -322,18 +322,19 @@ int replay(int argc, char** argv) {
   std::vector<double> seconds, completions, messages;
   if (mp) {
     for (const auto& [key, value] : mp->rank_seconds())
-      seconds.insert(seconds.end(), {static_cast<double>(key.first),
-                                     static_cast<double>(key.second), value});
+      seconds.insert(seconds.end(),
+                     {static_cast<double>(key.first), static_cast<double>(key.second), value});
     for (const auto& [key, part] : mp->completions())
-      completions.insert(completions.end(),
-                         {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
-                          static_cast<double>(std::get<2>(key)), part.compute, part.latest});
+      completions.insert(
+          completions.end(),
+          {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
+           static_cast<double>(std::get<2>(key)), part.compute, part.latest});
     for (const MessageResult& m : mp->messages())
-      messages.insert(messages.end(),
-                      {static_cast<double>(m.phase), static_cast<double>(m.step),
-                       static_cast<double>(m.rank), static_cast<double>(m.peer),
-                       m.send ? 1.0 : 0.0, static_cast<double>(m.bytes), m.same_node ? 1.0 : 0.0,
-                       m.seconds, static_cast<double>(m.in_flight)});
+      messages.insert(
+          messages.end(),
+          {static_cast<double>(m.phase), static_cast<double>(m.step), static_cast<double>(m.rank),
+           static_cast<double>(m.peer), m.send ? 1.0 : 0.0, static_cast<double>(m.bytes),
+           m.same_node ? 1.0 : 0.0, m.seconds, static_cast<double>(m.in_flight)});
   }
   const std::vector<double> all_seconds = gather(seconds);
   const std::vector<double> all_completions = gather(completions);
@@ -387,9 +388,9 @@ int replay(int argc, char** argv) {
   // A completion call: its compute (measured once) plus the latest of its peers' units.
   std::map<std::tuple<int, int, int>, std::pair<double, double>> calls;
   for (std::size_t i = 0; i + 5 <= all_completions.size(); i += 5) {
-    auto& [compute, latest] = calls[{static_cast<int>(all_completions[i]),
-                                     static_cast<int>(all_completions[i + 1]),
-                                     static_cast<int>(all_completions[i + 2])}];
+    auto& [compute, latest] =
+        calls[{static_cast<int>(all_completions[i]), static_cast<int>(all_completions[i + 1]),
+               static_cast<int>(all_completions[i + 2])}];
     compute += all_completions[i + 3];
     latest = std::max(latest, all_completions[i + 4]);
   }
@@ -418,9 +419,9 @@ int replay(int argc, char** argv) {
     }
     std::vector<core::Event> events;
     trace->phase_events(p, 0, events);
-    const bool has_collectives = std::any_of(events.begin(), events.end(), [](const core::Event& e) {
-      return is_replayed_collective(e.op);
-    });
+    const bool has_collectives =
+        std::any_of(events.begin(), events.end(),
+                    [](const core::Event& e) { return is_replayed_collective(e.op); });
     ph.collectives = !has_collectives ? "none" : live ? "live" : "fit";
     ph.app_network_messages = setup.plan.traffic[static_cast<std::size_t>(p)].network_messages;
     ph.replay_network_messages = ph.steps > 0 ? own / ph.steps : 0;

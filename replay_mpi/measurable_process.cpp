@@ -100,9 +100,9 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     MPI_Allreduce(&counts.network_messages, &own, 1, MPI_INT64_T, MPI_SUM, comms_.measurable);
     const PhaseTraffic& t = setup_.plan.traffic[static_cast<std::size_t>(phase_)];
     const auto pairs = static_cast<std::int64_t>(setup_.noise_pairs.size());
-    noise = std::min<std::int64_t>(options_.noise_cap,
-                                   (std::max<std::int64_t>(0, t.network_messages - own) + pairs - 1) /
-                                       pairs);
+    noise = std::min<std::int64_t>(
+        options_.noise_cap,
+        (std::max<std::int64_t>(0, t.network_messages - own) + pairs - 1) / pairs);
     noise_bytes = t.mean_bytes;
     if (slot == 0) counts.noise_messages = noise * pairs;
   }
@@ -138,9 +138,9 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
           if (measured_[unit + k]) sums[unit + k] += done[k] - called;
       } else if (timed) {
         const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
-        sums[unit] += fitted ? called - previous + options_.fitted->at(CollectiveShape{
-                                                       call.op, call.bytes, call.rbytes,
-                                                       trace_.nprocs()})
+        sums[unit] += fitted ? called - previous +
+                                   options_.fitted->at(CollectiveShape{
+                                       call.op, call.bytes, call.rbytes, trace_.nprocs()})
                              : ended - previous;
       }
       previous = ended;
@@ -149,8 +149,7 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     counts.executed += collectives_only_ ? 0 : static_cast<std::int64_t>(program_.steps.size());
   }
   if (slot == 0 && !setup_.noise_pairs.empty())
-    for (const auto& pair : setup_.noise_pairs)
-      send_control(Control{}, pair.first, comms_.control);
+    for (const auto& pair : setup_.noise_pairs) send_control(Control{}, pair.first, comms_.control);
   if (black_hole_ >= 0) send_control(Control{}, black_hole_, comms_.control);
   if (!warmup && !collectives_only_) {
     const double reps = options_.repetitions;
@@ -181,14 +180,16 @@ void MeasurableProcess::execute(const core::ProgramStep& call, bool record) {
       if (call.op == Op::Sendrecv || call.op == Op::SendrecvReplace) return sendrecv(call, record);
       if (call.op == Op::Probe || call.op == Op::Iprobe) return;
       if (call.dst >= 0) return send(call.op, call.dst, call.tag, call.bytes, call.req, record);
-      if (call.src >= 0) return receive(call.op, call.src, call.rtag, call.rbytes, call.req, record);
+      if (call.src >= 0)
+        return receive(call.op, call.src, call.rtag, call.rbytes, call.req, record);
       return;
     case core::OpKind::Completion:  // run_step completes requests, timing each peer's
       return;
     case core::OpKind::Persistent:
       if (call.op == Op::Start) {
         if (call.dst >= 0) return send(Op::Isend, call.dst, call.tag, call.bytes, call.req, record);
-        if (call.src >= 0) return receive(Op::Irecv, call.src, call.rtag, call.rbytes, call.req, record);
+        if (call.src >= 0)
+          return receive(Op::Irecv, call.src, call.rtag, call.rbytes, call.req, record);
         return;
       }
       if (call.op != Op::Startall) return;  // send_init and recv_init only describe a request
@@ -210,8 +211,20 @@ void MeasurableProcess::execute(const core::ProgramStep& call, bool record) {
   }
 }
 
-void MeasurableProcess::send(Op op, std::int32_t dst,
-                             std::int32_t tag, std::int64_t bytes, std::int64_t req, bool record) {
+MeasurableProcess::Pending MeasurableProcess::pending(std::int32_t peer, std::int64_t bytes,
+                                                      bool send, bool record, double posted) const {
+  Pending p;
+  p.posted = posted;
+  p.peer = peer;
+  p.bytes = bytes;
+  p.send = send;
+  p.record = record;
+  p.in_flight = static_cast<int>(pending_.size()) + 1;
+  return p;
+}
+
+void MeasurableProcess::send(Op op, std::int32_t dst, std::int32_t tag, std::int64_t bytes,
+                             std::int64_t req, bool record) {
   if (tag < 0 || tag > tag_ub_)
     throw std::invalid_argument("phase " + std::to_string(phase_) + ", rank " +
                                 std::to_string(rank_) + ": tag " + std::to_string(tag) +
@@ -240,13 +253,7 @@ void MeasurableProcess::send(Op op, std::int32_t dst,
       return;
     }
     default: {
-      Pending p;
-      p.posted = posted;
-      p.peer = dst;
-      p.bytes = bytes;
-      p.send = true;
-      p.record = record;
-      p.in_flight = static_cast<int>(pending_.size()) + 1;
+      Pending p = pending(dst, bytes, true, record, posted);
       if (op == Op::Issend) {
         MPI_Issend(data, count(bytes), MPI_BYTE, to, tag, comms_.data, &p.request);
       } else {
@@ -256,7 +263,8 @@ void MeasurableProcess::send(Op op, std::int32_t dst,
       return;
     }
   }
-  if (record) record_message(dst, true, bytes, posted, now(), static_cast<int>(pending_.size()) + 1);
+  if (record)
+    record_message(dst, true, bytes, posted, now(), static_cast<int>(pending_.size()) + 1);
 }
 
 void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::int64_t bytes,
@@ -268,12 +276,7 @@ void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::
   c.send_bytes = bytes;
   const double posted = now();
   if (op == Op::Irecv) {
-    Pending p;
-    p.posted = posted;
-    p.peer = src;
-    p.bytes = bytes;
-    p.record = record;
-    p.in_flight = static_cast<int>(pending_.size()) + 1;
+    Pending p = pending(src, bytes, false, record, posted);
     MPI_Irecv(receive_buffer(req, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
               &p.request);
     pending_[req] = p;
@@ -283,7 +286,8 @@ void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::
   if (!loaded(src)) send_control(c, from, comms_.control);
   MPI_Recv(receive_buffer(-1, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
            MPI_STATUS_IGNORE);
-  if (record) record_message(src, false, bytes, posted, now(), static_cast<int>(pending_.size()) + 1);
+  if (record)
+    record_message(src, false, bytes, posted, now(), static_cast<int>(pending_.size()) + 1);
 }
 
 void MeasurableProcess::sendrecv(const core::ProgramStep& call, bool record) {
@@ -305,7 +309,8 @@ void MeasurableProcess::sendrecv(const core::ProgramStep& call, bool record) {
     (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_tag = rtag;
     (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_bytes = call.rbytes;
   }
-  if (to_hole.recv_bytes >= 0 || to_hole.send_bytes >= 0) send_control(to_hole, black_hole_, comms_.control);
+  if (to_hole.recv_bytes >= 0 || to_hole.send_bytes >= 0)
+    send_control(to_hole, black_hole_, comms_.control);
   if (from_hole.send_bytes >= 0) send_control(from_hole, black_hole_, comms_.control);
   const double posted = now();
   MPI_Sendrecv(send_buffer(call.bytes), count(call.bytes), MPI_BYTE, to, tag,
@@ -350,8 +355,7 @@ void MeasurableProcess::complete(const core::ProgramStep& call, std::size_t call
 void MeasurableProcess::collective(const core::ProgramStep& call) {
   if (call.comm != 0)
     throw std::invalid_argument("phase " + std::to_string(phase_) + ", rank " +
-                                std::to_string(rank_) + ": " +
-                                std::string(core::op_name(call.op)) +
+                                std::to_string(rank_) + ": " + std::string(core::op_name(call.op)) +
                                 " on a sub-communicator: the replay runs collectives on the world "
                                 "only");
   int root = 0;

@@ -21,19 +21,19 @@
 namespace p3s::replay {
 
 struct MeasurableOptions {
-  int repetitions = 3;     // measured repetitions per step, after one warm-up repetition
+  int repetitions = 3;            // measured repetitions per step, after one warm-up repetition
   bool collectives_live = false;  // every rank is loaded: collectives are timed as they run
   const std::map<CollectiveShape, double>* fitted = nullptr;  // else their time at N
-  std::int64_t ranks_per_node = 1;  // the application's placement at N
+  std::int64_t ranks_per_node = 1;                            // the application's placement at N
   core::Mapping mapping = core::Mapping::Block;
   bool record_messages = true;
   int noise_cap = 256;  // noise messages per pair and repetition, at most
 };
 
 struct StepCounts {
-  std::int64_t executed = 0;  // events, over all repetitions
-  std::int64_t measured = 0;  // measurement units
-  std::int64_t noise_messages = 0;  // per repetition (slot 0 only)
+  std::int64_t executed = 0;          // events, over all repetitions
+  std::int64_t measured = 0;          // measurement units
+  std::int64_t noise_messages = 0;    // per repetition (slot 0 only)
   std::int64_t network_messages = 0;  // this process's, per repetition
 };
 
@@ -69,10 +69,13 @@ class MeasurableProcess {
     int in_flight = 0;
   };
 
+  // A request about to be posted, with what its message record needs.
+  Pending pending(std::int32_t peer, std::int64_t bytes, bool send, bool record,
+                  double posted) const;
   void load(int index, int slot);
   void execute(const core::ProgramStep& call, bool record);
-  void send(core::Op op, std::int32_t dst, std::int32_t tag,
-            std::int64_t bytes, std::int64_t req, bool record);
+  void send(core::Op op, std::int32_t dst, std::int32_t tag, std::int64_t bytes, std::int64_t req,
+            bool record);
   void receive(core::Op op, std::int32_t src, std::int32_t tag, std::int64_t bytes,
                std::int64_t req, bool record);
   void sendrecv(const core::ProgramStep& call, bool record);
@@ -105,9 +108,9 @@ class MeasurableProcess {
   int black_hole_ = -1;            // process
   std::unordered_map<std::int32_t, int> slot_of_;
   core::RankProgram program_;
-  std::vector<std::uint32_t> first_unit_;  // per call, then the total
+  std::vector<std::uint32_t> first_unit_;                    // per call, then the total
   std::vector<std::vector<std::int32_t>> completion_peers_;  // per call (completions only)
-  std::vector<char> measured_;             // per unit
+  std::vector<char> measured_;                               // per unit
 
   std::unordered_map<std::int64_t, Pending> pending_;
   std::vector<MPI_Request> detached_;  // buffered sends, complete for the application already

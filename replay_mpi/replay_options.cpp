@@ -13,25 +13,25 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
   ReplayOptions o;
   std::string mapping = "block", phases = "all", compute = "spin";
   po::options_description desc("options");
-  desc.add_options()("help,h", "show this help")("input", po::value(&o.input),
-                                                 "the model (app.slt)")(
-      "nprocs,n", po::value(&o.nprocs), "process count N of the ST4NP")(
+  desc.add_options()("help,h", "show this help")(
+      "input", po::value(&o.input), "the model (app.slt)")("nprocs,n", po::value(&o.nprocs),
+                                                           "process count N of the ST4NP")(
       "measurable", po::value(&o.measurable),
       "measurable processes per step (default: N when N <= R, else R / 2)")(
       "ranks-per-node", po::value(&o.ranks_per_node)->default_value(1),
-      "the application's ranks per node at N")(
-      "mapping", po::value(&mapping)->default_value("block"),
-      "the application's mapping at N: block or cyclic")(
+      "the application's ranks per node at N")("mapping",
+                                               po::value(&mapping)->default_value("block"),
+                                               "the application's mapping at N: block or cyclic")(
       "phases", po::value(&phases)->default_value("all"), "phases to replay: all, or 0,2")(
       "repetitions", po::value(&o.repetitions)->default_value(3),
       "measured repetitions per step (after one warm-up repetition)")(
       "compute", po::value(&compute)->default_value("spin"),
-      "compute emulation: spin, sleep or none")(
-      "output,o", po::value(&o.output), "JSON result (default replay-N.json)")(
+      "compute emulation: spin, sleep or none")("output,o", po::value(&o.output),
+                                                "JSON result (default replay-N.json)")(
       "force", po::bool_switch(&o.force), "replace an existing output file")(
-      "no-noise", "no black-hole noise pairs")(
-      "noise-cap", po::value(&o.noise_cap)->default_value(256),
-      "noise messages per pair and repetition, at most")(
+      "no-noise", "no black-hole noise pairs")("noise-cap",
+                                               po::value(&o.noise_cap)->default_value(256),
+                                               "noise messages per pair and repetition, at most")(
       "no-messages", "leave the measured messages out of the JSON")(
       "carry-nearest", po::bool_switch(&o.carry_nearest),
       "carry the largest run's pattern for phases that are not modelled")(

@@ -3,31 +3,22 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <stdexcept>
 
 namespace p3s::replay {
 namespace {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
 
-json spread_json(const Spread& s) {
+ordered_json spread_json(const Spread& s) {
   return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
 }
 
 }  // namespace
 
-Spread spread_of(const std::vector<double>& values) {
-  Spread s;
-  if (values.empty()) return s;
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  s.min = *lo, s.max = *hi;
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  return s;
-}
-
-json to_json(const ReplayResult& r) {
-  json phases = json::array();
+ordered_json to_json(const ReplayResult& r) {
+  ordered_json phases = ordered_json::array();
   for (const PhaseResult& p : r.phases) {
     phases.push_back({{"name", p.name},
                       {"weight", p.weight},
@@ -39,7 +30,7 @@ json to_json(const ReplayResult& r) {
                       {"replay_network_messages", p.replay_network_messages},
                       {"noise_messages", p.noise_messages}});
   }
-  json collectives = json::array();
+  ordered_json collectives = ordered_json::array();
   for (const CollectiveResult& c : r.collectives) {
     collectives.push_back({{"op", c.op},
                            {"bytes", c.bytes},
@@ -51,7 +42,7 @@ json to_json(const ReplayResult& r) {
                            {"max_residual", c.fit.max_relative_residual},
                            {"at_n_seconds", c.at_n_seconds}});
   }
-  json steps = json::array();
+  ordered_json steps = ordered_json::array();
   for (const StepResult& s : r.step_log) {
     steps.push_back({{"phase", s.phase},
                      {"ranks", s.ranks},
@@ -60,7 +51,7 @@ json to_json(const ReplayResult& r) {
                      {"black_holes", s.black_holes},
                      {"noise_messages", s.noise_messages}});
   }
-  json rows = json::array();
+  ordered_json rows = ordered_json::array();
   for (const MessageResult& m : r.messages) {
     rows.push_back({m.phase, m.step, m.rank, m.peer, m.send ? "send" : "recv", m.bytes,
                     m.same_node ? "node" : "network", m.seconds, m.in_flight});

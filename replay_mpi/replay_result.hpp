@@ -9,14 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "core/value_spread.hpp"
 #include "replay_mpi/collective_fit.hpp"
 
 namespace p3s::replay {
 
-struct Spread {
-  double min = 0, mean = 0, max = 0;
-};
-Spread spread_of(const std::vector<double>& values);
+using Spread = core::ValueSpread;
+using core::spread_of;
 
 struct PhaseResult {
   std::string name;
@@ -34,10 +33,10 @@ struct PhaseResult {
 
 struct CollectiveResult {
   std::string op;
-  std::int64_t bytes = 0;      // per member, as the ST4NP gives it
-  std::int64_t members = 0;    // communicator size at N
-  std::vector<int> sizes;      // P measured
-  std::vector<double> seconds; // slowest member's mean time at each P
+  std::int64_t bytes = 0;       // per member, as the ST4NP gives it
+  std::int64_t members = 0;     // communicator size at N
+  std::vector<int> sizes;       // P measured
+  std::vector<double> seconds;  // slowest member's mean time at each P
   CollectiveFit fit;
   double at_n_seconds = 0;
 };
@@ -86,7 +85,7 @@ struct ReplayResult {
   std::vector<std::string> warnings;
 };
 
-nlohmann::json to_json(const ReplayResult& result);
+nlohmann::ordered_json to_json(const ReplayResult& result);
 // Reads what `p3s replay` and `p3s predict` need: everything but the step log and messages.
 // Throws std::runtime_error naming the file and the key that is missing or wrong.
 ReplayResult read_replay_result(const std::filesystem::path& file);

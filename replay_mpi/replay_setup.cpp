@@ -13,7 +13,8 @@ std::vector<std::vector<int>> processes_by_node(const std::vector<int>& node_of_
   std::vector<std::vector<int>> nodes;
   std::map<int, std::size_t> index;
   for (int p = 0; p < static_cast<int>(node_of_process.size()); ++p) {
-    const auto [it, fresh] = index.emplace(node_of_process[static_cast<std::size_t>(p)], nodes.size());
+    const auto [it, fresh] =
+        index.emplace(node_of_process[static_cast<std::size_t>(p)], nodes.size());
     if (fresh) nodes.emplace_back();
     nodes[it->second].push_back(p);
   }
@@ -36,8 +37,8 @@ Setup make_setup(const core::ScaledTrace& trace, const std::vector<int>& node_of
     throw std::invalid_argument("--measurable " + std::to_string(options.measurable) +
                                 " is not between 1 and the " + std::to_string(processes) +
                                 " processes launched");
-  int measurable = options.measurable > 0 ? options.measurable
-                                          : (nprocs <= processes ? nprocs : processes / 2);
+  int measurable =
+      options.measurable > 0 ? options.measurable : (nprocs <= processes ? nprocs : processes / 2);
   measurable = std::min(measurable, nprocs);
   if (measurable < 1)
     throw std::invalid_argument(std::to_string(processes) + " process(es) cannot replay " +
@@ -58,19 +59,18 @@ Setup make_setup(const core::ScaledTrace& trace, const std::vector<int>& node_of
     // a node is left to the black holes when some may be needed.
     std::size_t per_node = nodes.front().size();
     for (const auto& n : nodes) per_node = std::min(per_node, n.size());
-    const int slots = static_cast<int>(std::min<std::int64_t>(options.ranks_per_node,
-                                                              static_cast<std::int64_t>(per_node)));
+    const int slots = static_cast<int>(
+        std::min<std::int64_t>(options.ranks_per_node, static_cast<std::int64_t>(per_node)));
     std::size_t usable = nodes.size() - (measurable < nprocs ? 1 : 0);
-    const auto mp_nodes = std::max<std::size_t>(
-        1, std::min(usable, static_cast<std::size_t>(measurable / slots)));
+    const auto mp_nodes =
+        std::max<std::size_t>(1, std::min(usable, static_cast<std::size_t>(measurable / slots)));
     po.measurable = static_cast<int>(mp_nodes) * slots;
     po.nodes = static_cast<int>(mp_nodes);
     po.node_slots = slots;
     try {
       setup.plan = plan_steps(trace, po);
       for (std::size_t n = 0; n < mp_nodes; ++n)
-        setup.measurable.insert(setup.measurable.end(), nodes[n].begin(),
-                                nodes[n].begin() + slots);
+        setup.measurable.insert(setup.measurable.end(), nodes[n].begin(), nodes[n].begin() + slots);
       setup.placement_kept = true;
       setup.placement = std::to_string(mp_nodes) + " node(s) of measurable processes, " +
                         std::to_string(slots) + " rank(s) of one application node on each (" +
@@ -112,10 +112,12 @@ Setup make_setup(const core::ScaledTrace& trace, const std::vector<int>& node_of
   const auto holes = static_cast<std::size_t>(setup.plan.black_holes);
   if (holes > pool.size()) {
     throw std::invalid_argument(
-        std::to_string(processes) + " processes are too few: " +
-        std::to_string(setup.measurable.size()) + " measurable processes need " +
-        std::to_string(holes) + " black holes (eq. 5: one per measurable process with a message "
-        "to a rank not loaded), " + std::to_string(pool.size()) + " left; launch at least " +
+        std::to_string(processes) +
+        " processes are too few: " + std::to_string(setup.measurable.size()) +
+        " measurable processes need " + std::to_string(holes) +
+        " black holes (eq. 5: one per measurable process with a message "
+        "to a rank not loaded), " +
+        std::to_string(pool.size()) + " left; launch at least " +
         std::to_string(setup.measurable.size() + holes) + " or give a smaller --measurable");
   }
   setup.black_holes.assign(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(holes));
@@ -163,8 +165,8 @@ Setup decode_setup(const std::vector<std::int64_t>& data) {
     a = static_cast<int>(next());
     b = static_cast<int>(next());
   }
-  s.plan = decode_plan(std::vector<std::int64_t>(data.begin() + static_cast<std::ptrdiff_t>(at),
-                                                 data.end()));
+  s.plan = decode_plan(
+      std::vector<std::int64_t>(data.begin() + static_cast<std::ptrdiff_t>(at), data.end()));
   return s;
 }
 

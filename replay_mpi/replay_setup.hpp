@@ -24,8 +24,8 @@ struct SetupOptions {
 
 struct Setup {
   Plan plan;
-  std::vector<int> measurable;   // process of slot i
-  std::vector<int> black_holes;  // process of black hole j
+  std::vector<int> measurable;                   // process of slot i
+  std::vector<int> black_holes;                  // process of black hole j
   std::vector<std::pair<int, int>> noise_pairs;  // (sender, receiver) processes
   bool placement_kept = false;
   std::string placement;  // in words

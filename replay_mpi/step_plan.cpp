@@ -147,8 +147,8 @@ std::vector<RankEvents> load_phase(const core::ScaledTrace& trace, int phase,
     try {
       program = core::compile_rank_program(events, 1.0);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("phase " + std::to_string(phase) + ", rank " +
-                                  std::to_string(r) + ": " + e.what());
+      throw std::invalid_argument("phase " + std::to_string(phase) + ", rank " + std::to_string(r) +
+                                  ": " + e.what());
     }
     RankEvents& re = ranks[static_cast<std::size_t>(r)];
     for (std::size_t i = 0; i < program.steps.size(); ++i) {

@@ -51,7 +51,7 @@ struct PhaseTraffic {
 
 struct Plan {
   int measurable = 0;
-  int black_holes = 0;  // the most any step needs
+  int black_holes = 0;                // the most any step needs
   std::vector<PlannedStep> steps;     // phase by phase, in the order asked
   std::vector<PhaseTraffic> traffic;  // per phase of the trace
 };

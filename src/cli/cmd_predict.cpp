@@ -243,8 +243,11 @@ int run_predict(const Args& args) {
                          result.cost.events, result.cost.wall_seconds));
     if (!replay_launcher.empty()) {
       progress(fmt::format("{} replaying on the real machine: {}", where, replay_launcher));
-      ReplayLaunch launch{replay_launcher, dir / "app.slt", static_cast<int>(n),
-                          dir / fmt::format("replay-{}.json", n), {"--partial", "--force"}};
+      ReplayLaunch launch{replay_launcher,
+                          dir / "app.slt",
+                          static_cast<int>(n),
+                          dir / fmt::format("replay-{}.json", n),
+                          {"--partial", "--force"}};
       if (carry) launch.extra.push_back("--carry-nearest");
       try {
         point.replay_pet_seconds = launch_replay(launch).pet;

@@ -60,23 +60,29 @@ int run_replay(const Args& args) {
     throw UsageError(fmt::format("-o {}: exists; give --force to replace it", output));
   }
   ReplayLaunch launch{launcher, slt, nprocs, output, {}};
-  launch.extra = {"--ranks-per-node", std::to_string(ranks_per_node), "--mapping", mapping,
-                  "--phases",         phases,     "--repetitions", std::to_string(repetitions),
-                  "--compute",        compute,    "--measurable",  std::to_string(measurable)};
-  for (const auto& [set, flag] : {std::pair{force, "--force"}, std::pair{carry, "--carry-nearest"},
-                                  std::pair{partial, "--partial"}, std::pair{no_noise, "--no-noise"}})
+  launch.extra = {"--ranks-per-node", std::to_string(ranks_per_node),
+                  "--mapping",        mapping,
+                  "--phases",         phases,
+                  "--repetitions",    std::to_string(repetitions),
+                  "--compute",        compute,
+                  "--measurable",     std::to_string(measurable)};
+  for (const auto& [set, flag] :
+       {std::pair{force, "--force"}, std::pair{carry, "--carry-nearest"},
+        std::pair{partial, "--partial"}, std::pair{no_noise, "--no-noise"}})
     if (set) launch.extra.push_back(flag);
 
   fmt::print("replaying {} at N = {} with: {}\n", slt, nprocs, launcher);
   const replay::ReplayResult r = launch_replay(launch);
   std::vector<sim::PhaseTime> phases_out;
   for (const replay::PhaseResult& p : r.phases)
-    phases_out.push_back({p.name, p.weight, p.phase_et, {p.per_rank.min, p.per_rank.mean, p.per_rank.max}});
+    phases_out.push_back(
+        {p.name, p.weight, p.phase_et, {p.per_rank.min, p.per_rank.mean, p.per_rank.max}});
   print_phase_table(phases_out, r.pet, r.nprocs, r.repetitions);
-  fmt::print("Synthetic Signature: R = {} processes, M = {} measurable, {} black hole(s), {} noise "
-             "pair(s), {} steps; SynET {:.3g} s; compute {}; {}\n",
-             r.processes, r.measurable, r.black_holes, r.noise_pairs, r.steps, r.synet, r.compute,
-             r.placement);
+  fmt::print(
+      "Synthetic Signature: R = {} processes, M = {} measurable, {} black hole(s), {} noise "
+      "pair(s), {} steps; SynET {:.3g} s; compute {}; {}\n",
+      r.processes, r.measurable, r.black_holes, r.noise_pairs, r.steps, r.synet, r.compute,
+      r.placement);
   for (const std::string& w : r.warnings) fmt::print("WARNING: {}\n", w);
   fmt::print("JSON written to {}\n", output);
   return 0;

@@ -54,9 +54,10 @@ replay::ReplayResult launch_replay(const ReplayLaunch& launch) {
         code == 127 ? ", the launcher or p3s-replay was not found" : "", command));
   }
   if (!fs::exists(launch.output)) {
-    throw std::runtime_error(fmt::format("the launcher exited 0 but wrote no {}: did it run "
-                                         "p3s-replay? the command was: {}",
-                                         launch.output.string(), command));
+    throw std::runtime_error(
+        fmt::format("the launcher exited 0 but wrote no {}: did it run "
+                    "p3s-replay? the command was: {}",
+                    launch.output.string(), command));
   }
   return replay::read_replay_result(launch.output);
 }

@@ -13,8 +13,8 @@ struct ReplayLaunch {
   std::string launcher;  // e.g. "mpirun -np 16 --hostfile H", run by /bin/sh
   std::filesystem::path slt;
   int nprocs = 0;
-  std::filesystem::path output;     // the JSON p3s-replay writes
-  std::vector<std::string> extra;   // more p3s-replay options
+  std::filesystem::path output;    // the JSON p3s-replay writes
+  std::vector<std::string> extra;  // more p3s-replay options
 };
 
 // p3s-replay: P3S_REPLAY_BIN, else beside p3s (installed), else the build tree's.

@@ -32,9 +32,8 @@ RankProgram compile_rank_program(const std::vector<Event>& events, double cpu_sp
     s.src = e.src, s.rtag = e.rtag, s.rbytes = e.rbytes;
     s.root = e.root;
     s.req = e.req;
-    if (is_wildcard(s.src, s.rtag) &&
-        (e.op == Op::Irecv || e.op == Op::Recv || e.op == Op::Sendrecv ||
-         e.op == Op::SendrecvReplace)) {
+    if (is_wildcard(s.src, s.rtag) && (e.op == Op::Irecv || e.op == Op::Recv ||
+                                       e.op == Op::Sendrecv || e.op == Op::SendrecvReplace)) {
       auto found = e.op == Op::Irecv ? completion.find(e.req) : completion.end();
       if (found == completion.end()) {
         throw std::invalid_argument("event " + std::to_string(i) + " (" +

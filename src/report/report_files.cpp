@@ -42,9 +42,10 @@ std::string prediction_table(const ScalingPrediction& p) {
   }
   if (std::any_of(p.points.begin(), p.points.end(),
                   [](const PredictedPoint& pt) { return pt.replay_pet_seconds.has_value(); })) {
-    out += fmt::format("\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
-                       "  {:>7} {:>14} {:>14} {:>10}\n",
-                       "N", "simulated (s)", "replayed (s)", "difference");
+    out += fmt::format(
+        "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
+        "  {:>7} {:>14} {:>14} {:>10}\n",
+        "N", "simulated (s)", "replayed (s)", "difference");
     for (const PredictedPoint& pt : p.points) {
       if (!pt.replay_pet_seconds) continue;
       out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/rank_communicators.hpp"
 #include "core/rank_program.hpp"
+#include "sim/rank_communicators.hpp"
 
 namespace p3s::sim {
 

@@ -8,9 +8,9 @@
 // SMPI itself.
 #include <cstdint>
 
+#include "core/rank_program.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
-#include "core/rank_program.hpp"
 
 namespace p3s::sim {
 

@@ -12,10 +12,10 @@
 #include <vector>
 #include <xbt/config.hpp>
 
+#include "core/rank_program.hpp"
 #include "sim/collective_calls.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
-#include "core/rank_program.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -128,7 +128,8 @@ class RankRunner {
     }
   }
 
-  void send(const core::ProgramStep& s, std::uint64_t key, SendMode mode, bool blocking, std::int64_t req) {
+  void send(const core::ProgramStep& s, std::uint64_t key, SendMode mode, bool blocking,
+            std::int64_t req) {
     if (s.dst == core::kNone) return;  // MPI_PROC_NULL
     p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
   }

@@ -46,10 +46,22 @@ void model_app(const fs::path& work, const LogicCase& c) {
 
 CommandResult replay(const fs::path& slt, int n, int processes, const fs::path& json,
                      const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv = {"timeout", kHangBound,   P3S_MPIRUN,  "--oversubscribe",
-                                   "-np",     std::to_string(processes), P3S_REPLAY_BIN,
-                                   slt.string(), "-n", std::to_string(n), "-o", json.string(),
-                                   "--compute", "none", "--repetitions", "1"};
+  std::vector<std::string> argv = {"timeout",
+                                   kHangBound,
+                                   P3S_MPIRUN,
+                                   "--oversubscribe",
+                                   "-np",
+                                   std::to_string(processes),
+                                   P3S_REPLAY_BIN,
+                                   slt.string(),
+                                   "-n",
+                                   std::to_string(n),
+                                   "-o",
+                                   json.string(),
+                                   "--compute",
+                                   "none",
+                                   "--repetitions",
+                                   "1"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return run_command(argv);
 }
@@ -125,17 +137,18 @@ void check_replay(const LogicCase& c, const fs::path& work, int n, int processes
     most_holes = std::max(most_holes, holes);
   }
   EXPECT_EQ(j.at("black_holes").get<int>(), most_holes);
-  std::printf("%s N=%d R=%d: %d steps, %d measurable, %d black holes (eq. 5, independent count %d)\n",
-              c.app.c_str(), n, processes, j.at("steps").get<int>(),
-              j.at("measurable").get<int>(), j.at("black_holes").get<int>(), most_holes);
+  std::printf(
+      "%s N=%d R=%d: %d steps, %d measurable, %d black holes (eq. 5, independent count %d)\n",
+      c.app.c_str(), n, processes, j.at("steps").get<int>(), j.at("measurable").get<int>(),
+      j.at("black_holes").get<int>(), most_holes);
   for (const auto& [key, calls] : st4np.calls) {
     std::size_t units = 0;
     for (const TextCall& call : calls) units += units_of(call);
     if (calls.empty()) continue;
-    EXPECT_TRUE(executed.count(key)) << "phase " << key.first << " rank " << key.second
-                                     << " never executed";
-    EXPECT_EQ(measured[key], units) << "phase " << key.first << " rank " << key.second
-                                    << ": units measured over the steps";
+    EXPECT_TRUE(executed.count(key))
+        << "phase " << key.first << " rank " << key.second << " never executed";
+    EXPECT_EQ(measured[key], units)
+        << "phase " << key.first << " rank " << key.second << ": units measured over the steps";
   }
   EXPECT_GT(j.at("pet_seconds").get<double>(), 0);
 }

@@ -83,11 +83,12 @@ TEST_P(ReplayTiming, MatchesTheSimulatorAtRangesAndWithout) {
       const nlohmann::json rep = read_json(json);
       const double pet = rep.at("pet_seconds").get<double>();
       const double error = (pet - sim_pet) / sim_pet;
-      std::printf("%s N=%d R=%d (M=%d, %d black holes, %d noise pairs, %d steps): replay PET %.6g s, "
-                  "simulate %.6g s, error %+.2f %%\n",
-                  c.app.c_str(), n, processes, rep.at("measurable").get<int>(),
-                  rep.at("black_holes").get<int>(), rep.at("noise_pairs").get<int>(),
-                  rep.at("steps").get<int>(), pet, sim_pet, 100 * error);
+      std::printf(
+          "%s N=%d R=%d (M=%d, %d black holes, %d noise pairs, %d steps): replay PET %.6g s, "
+          "simulate %.6g s, error %+.2f %%\n",
+          c.app.c_str(), n, processes, rep.at("measurable").get<int>(),
+          rep.at("black_holes").get<int>(), rep.at("noise_pairs").get<int>(),
+          rep.at("steps").get<int>(), pet, sim_pet, 100 * error);
       EXPECT_LE(std::fabs(error), tolerance) << replayed.output;
       ASSERT_EQ(rep.at("phases").size(), sim.at("phases").size());
       for (std::size_t p = 0; p < sim.at("phases").size(); ++p) {
@@ -98,8 +99,7 @@ TEST_P(ReplayTiming, MatchesTheSimulatorAtRangesAndWithout) {
         const double phase_error = (got - truth) / truth;
         std::printf("  %s (weight %g, collectives %s): PhaseET %.6g s against %.6g s, %+.2f %%\n",
                     r.at("name").get<std::string>().c_str(), r.at("weight").get<double>(),
-                    r.at("collectives").get<std::string>().c_str(), got, truth,
-                    100 * phase_error);
+                    r.at("collectives").get<std::string>().c_str(), got, truth, 100 * phase_error);
         // Phases that matter to the PET are held to the same tolerance; one-off phases of a
         // few microseconds are printed only.
         if (truth * s.at("weight").get<double>() >= 0.01 * sim_pet) {
@@ -110,11 +110,10 @@ TEST_P(ReplayTiming, MatchesTheSimulatorAtRangesAndWithout) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Apps, ReplayTiming,
-    ::testing::Values(TimingCase{"stencil2d", {4, 9, 16, 25}, {"64", "40"}},
-                      TimingCase{"butterfly", {4, 8, 16, 32}, {"4096", "40"}}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Apps, ReplayTiming,
+                         ::testing::Values(TimingCase{"stencil2d", {4, 9, 16, 25}, {"64", "40"}},
+                                           TimingCase{"butterfly", {4, 8, 16, 32}, {"4096", "40"}}),
+                         case_name);
 
 }  // namespace
 }  // namespace p3s::testing

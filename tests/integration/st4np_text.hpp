@@ -13,9 +13,9 @@ namespace p3s::testing {
 
 struct TextCall {
   std::string op;
-  std::vector<std::int32_t> peers;     // the call's own peers (dst, src), and for a completion or
-                                       // startall every request's peer
-  std::vector<std::int32_t> completes; // a completion's requests' distinct peers
+  std::vector<std::int32_t> peers;      // the call's own peers (dst, src), and for a completion or
+                                        // startall every request's peer
+  std::vector<std::int32_t> completes;  // a completion's requests' distinct peers
   bool completion = false;
 };
 

@@ -43,8 +43,8 @@ void expect_every_unit_once(const sim::StencilTrace& trace, const Plan& plan, in
       measured[{s.phase, r}] += s.measured[slot].size();
       const auto n = trace.neighbours(r);
       const bool external = s.phase == 0 && std::any_of(n.begin(), n.end(), [&](std::int32_t p) {
-        return !loaded.count(p);
-      });
+                              return !loaded.count(p);
+                            });
       EXPECT_EQ(s.black_hole[slot] >= 0, external) << "rank " << r;
       holes += external ? 1 : 0;
     }
@@ -120,7 +120,8 @@ TEST(ReplayPlan, EncodesAndDecodesTheSameSetup) {
   EXPECT_TRUE(s.placement_kept) << s.placement;
   // Black holes on nodes of their own: none shares a node with a measurable process.
   for (const int b : s.black_holes)
-    for (const int m : s.measurable) EXPECT_NE(node[static_cast<std::size_t>(b)], node[static_cast<std::size_t>(m)]);
+    for (const int m : s.measurable)
+      EXPECT_NE(node[static_cast<std::size_t>(b)], node[static_cast<std::size_t>(m)]);
   const replay::Setup back = decode_setup(encode_setup(s));
   EXPECT_EQ(back.measurable, s.measurable);
   EXPECT_EQ(back.black_holes, s.black_holes);

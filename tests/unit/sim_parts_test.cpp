@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
+#include "core/rank_program.hpp"
 #include "sim/overhead_table.hpp"
 #include "sim/rank_placement.hpp"
-#include "core/rank_program.hpp"
 
 namespace p3s::sim {
 namespace {
