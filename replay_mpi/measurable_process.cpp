@@ -327,8 +327,10 @@ void MeasurableProcess::complete(const core::ProgramStep& call, std::size_t call
                                  std::vector<double>& done) {
   const std::vector<std::int32_t>& peers = completion_peers_[call_index];
   done.assign(peers.size(), now());
-  std::vector<MPI_Request> requests;
-  std::vector<std::int64_t> ids;
+  std::vector<MPI_Request>& requests = requests_;
+  std::vector<std::int64_t>& ids = request_ids_;
+  requests.clear();
+  ids.clear();
   for (std::uint32_t i = 0; i < call.record_count; ++i) {
     const std::int64_t req = program_.records[call.first_record + i].req;
     const auto it = pending_.find(req);
@@ -336,19 +338,31 @@ void MeasurableProcess::complete(const core::ProgramStep& call, std::size_t call
     requests.push_back(it->second.request);
     ids.push_back(req);
   }
-  // One completion at a time, as it happens (MPI_Waitsome would do, but SMPI's tests the
-  // requests left, and every MPI_Test it makes costs simulated time: smpi/test).
-  for (std::size_t left = requests.size(); left > 0; --left) {
-    int index = MPI_UNDEFINED;
-    MPI_Waitany(static_cast<int>(requests.size()), requests.data(), &index, MPI_STATUS_IGNORE);
-    if (index == MPI_UNDEFINED) break;
+  // Completions as they happen. SMPI's MPI_Waitsome tests the requests left, and every test
+  // costs simulated time (smpi/test): there, one MPI_Waitany per request.
+  completed_.resize(requests.size());
+  for (std::size_t left = requests.size(); left > 0;) {
+    int n = 0;
+#ifdef P3S_REPLAY_SMPI
+    MPI_Waitany(static_cast<int>(requests.size()), requests.data(), completed_.data(),
+                MPI_STATUS_IGNORE);
+    n = completed_[0] == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+#else
+    MPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &n, completed_.data(),
+                 MPI_STATUSES_IGNORE);
+#endif
+    if (n == MPI_UNDEFINED) break;
     const double t = now();
-    const auto it = pending_.find(ids[static_cast<std::size_t>(index)]);
-    const Pending& p = it->second;
-    if (p.record) record_message(p.peer, p.send, p.bytes, p.posted, t, p.in_flight);
-    const auto peer = std::find(peers.begin(), peers.end(), p.peer) - peers.begin();
-    if (peer < static_cast<std::ptrdiff_t>(done.size())) done[static_cast<std::size_t>(peer)] = t;
-    pending_.erase(it);
+    for (int k = 0; k < n; ++k) {
+      const auto it =
+          pending_.find(ids[static_cast<std::size_t>(completed_[static_cast<std::size_t>(k)])]);
+      const Pending& p = it->second;
+      if (p.record) record_message(p.peer, p.send, p.bytes, p.posted, t, p.in_flight);
+      const auto peer = std::find(peers.begin(), peers.end(), p.peer) - peers.begin();
+      if (peer < static_cast<std::ptrdiff_t>(done.size())) done[static_cast<std::size_t>(peer)] = t;
+      pending_.erase(it);
+    }
+    left -= static_cast<std::size_t>(n);
   }
 }
 

@@ -113,7 +113,11 @@ class MeasurableProcess {
   std::vector<char> measured_;                               // per unit
 
   std::unordered_map<std::int64_t, Pending> pending_;
-  std::vector<MPI_Request> detached_;  // buffered sends, complete for the application already
+  std::vector<MPI_Request> detached_;
+  // A completion call's requests, their ids, and which completed (kept between calls).
+  std::vector<MPI_Request> requests_;
+  std::vector<std::int64_t> request_ids_;
+  std::vector<int> completed_;  // buffered sends, complete for the application already
   std::vector<char> send_buffer_, scratch_;
   std::unordered_map<std::int64_t, std::vector<char>> receive_buffers_;
   CollectiveCall collective_;

@@ -213,6 +213,22 @@ TEST(ReplayLogic, RefusesWhatItCannotReplayAndWritesNothing) {
   EXPECT_FALSE(fs::exists(json)) << killed.output;
   EXPECT_FALSE(fs::exists(json.string() + ".partial"));
 
+  // p3s replay: a launcher that fails is named, nothing is written; one that works gives the
+  // per-phase table.
+  r = run_command(
+      {p3s_bin(), "replay", slt.string(), "-n", "64", "--launcher", "false", "-o", json.string()});
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the replay failed"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(json));
+  r = run_command({p3s_bin(), "replay", slt.string(), "-n", "64", "--launcher",
+                   std::string(P3S_MPIRUN) + " --oversubscribe -np 8", "-o", json.string(),
+                   "--compute", "none", "--repetitions", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("PhaseET (s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("step "), std::string::npos) << "no progress shown\n" << r.output;
+  EXPECT_NE(r.output.find("4 black hole(s)"), std::string::npos) << r.output;
+  fs::remove(json);
+
   // An existing result is not replaced without --force.
   std::ofstream(json) << "mine\n";
   r = replay(slt, 64, 8, json);
