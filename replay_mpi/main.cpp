@@ -31,6 +31,7 @@
 #include "replay_mpi/replay_options.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "replay_mpi/replay_setup.hpp"
+#include "replay_mpi/st4np_file.hpp"
 
 namespace p3s::replay {
 namespace {
@@ -199,13 +200,24 @@ int replay(int argc, char** argv) {
   if (!error.empty()) return fail(kUsage, error);
 
   // Every process instantiates the model itself: a rank's events cost a few operations each.
+  // An ST4NP file (p3s generate's) is read whole instead.
   std::unique_ptr<model::Slt> slt;
-  std::unique_ptr<model::SltScaledTrace> trace;
+  std::unique_ptr<core::ScaledTrace> trace;
+  std::vector<std::string> trace_warnings;
   try {
-    slt = std::make_unique<model::Slt>(model::read_slt(o.input));
-    trace = std::make_unique<model::SltScaledTrace>(
-        *slt, o.nprocs,
-        model::InstantiateOptions{.carry_nearest = o.carry_nearest, .omit_unavailable = o.partial});
+    if (St4npFile::is_st4np(o.input)) {
+      trace = std::make_unique<St4npFile>(o.input);
+      if (trace->nprocs() != o.nprocs)
+        throw std::domain_error("the ST4NP has " + std::to_string(trace->nprocs()) + " ranks");
+    } else {
+      slt = std::make_unique<model::Slt>(model::read_slt(o.input));
+      auto instantiated = std::make_unique<model::SltScaledTrace>(
+          *slt, o.nprocs,
+          model::InstantiateOptions{.carry_nearest = o.carry_nearest,
+                                    .omit_unavailable = o.partial});
+      trace_warnings = instantiated->warnings();
+      trace = std::move(instantiated);
+    }
     if (trace->phases().empty()) throw std::domain_error("no phase can be instantiated at N");
   } catch (const std::exception& e) {
     return fail(kCannotReplay, "cannot instantiate " + o.input +
@@ -358,7 +370,7 @@ int replay(int argc, char** argv) {
   r.steps = steps;
   r.synet = synet;
   r.collectives = collective_results;
-  r.warnings = trace->warnings();
+  r.warnings = trace_warnings;
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
 
   for (const PlannedStep& s : setup.plan.steps) {

@@ -13,9 +13,9 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
   ReplayOptions o;
   std::string mapping = "block", phases = "all", compute = "spin";
   po::options_description desc("options");
-  desc.add_options()("help,h", "show this help")(
-      "input", po::value(&o.input), "the model (app.slt)")("nprocs,n", po::value(&o.nprocs),
-                                                           "process count N of the ST4NP")(
+  desc.add_options()("help,h", "show this help")("input", po::value(&o.input),
+                                                 "the model (app.slt) or an ST4NP (st4np.txt)")(
+      "nprocs,n", po::value(&o.nprocs), "process count N of the ST4NP")(
       "measurable", po::value(&o.measurable),
       "measurable processes per step (default: N when N <= R, else R / 2)")(
       "ranks-per-node", po::value(&o.ranks_per_node)->default_value(1),
@@ -48,7 +48,7 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
   }
   if (vm.count("help")) {
     if (print) {
-      std::cout << "usage: mpirun -np R p3s-replay app.slt -n N [--measurable M]\n"
+      std::cout << "usage: mpirun -np R p3s-replay app.slt|st4np.txt -n N [--measurable M]\n"
                    "         [--ranks-per-node K] [--mapping block|cyclic] [--phases all|1,3]\n"
                    "         [--repetitions 3] [--compute spin|sleep|none] [-o replay-N.json]\n\n"
                    "Replays the model instantiated at N ranks on the R launched processes (the\n"
@@ -59,7 +59,8 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
     }
     return std::nullopt;
   }
-  if (o.input.empty()) throw std::invalid_argument("give the model (app.slt) to replay");
+  if (o.input.empty())
+    throw std::invalid_argument("give the model (app.slt) or ST4NP (st4np.txt) to replay");
   if (o.nprocs < 1) throw std::invalid_argument("-n N: give the process count, at least 1");
   if (o.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
   if (o.repetitions < 1) throw std::invalid_argument("--repetitions must be at least 1");

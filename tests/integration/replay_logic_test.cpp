@@ -44,8 +44,9 @@ void model_app(const fs::path& work, const LogicCase& c) {
   ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
 }
 
-CommandResult replay(const fs::path& slt, int n, int processes, const fs::path& json,
+CommandResult replay(const fs::path& input, int n, int processes, const fs::path& json,
                      const std::vector<std::string>& extra = {}) {
+  // The model (app.slt) or the ST4NP file (st4np.txt): p3s-replay takes either.
   std::vector<std::string> argv = {"timeout",
                                    kHangBound,
                                    P3S_MPIRUN,
@@ -53,7 +54,7 @@ CommandResult replay(const fs::path& slt, int n, int processes, const fs::path& 
                                    "-np",
                                    std::to_string(processes),
                                    P3S_REPLAY_BIN,
-                                   slt.string(),
+                                   input.string(),
                                    "-n",
                                    std::to_string(n),
                                    "-o",
@@ -151,6 +152,20 @@ void check_replay(const LogicCase& c, const fs::path& work, int n, int processes
         << "phase " << key.first << " rank " << key.second << ": units measured over the steps";
   }
   EXPECT_GT(j.at("pet_seconds").get<double>(), 0);
+
+  // The ST4NP file itself replays as the model does: the same steps, the same units measured.
+  if (processes >= n) return;
+  const fs::path from_file = work / ("replay-file-" + std::to_string(n) + ".json");
+  const CommandResult file_run = replay(work / "st4np" / "st4np.txt", n, processes, from_file);
+  ASSERT_EQ(file_run.exit_code, 0) << file_run.output;
+  std::ifstream file_in(from_file);
+  const nlohmann::json f = nlohmann::json::parse(file_in);
+  ASSERT_EQ(f.at("step_log").size(), j.at("step_log").size());
+  for (std::size_t k = 0; k < f.at("step_log").size(); ++k) {
+    EXPECT_EQ(f.at("step_log")[k].at("ranks"), j.at("step_log")[k].at("ranks")) << "step " << k;
+    EXPECT_EQ(f.at("step_log")[k].at("measured"), j.at("step_log")[k].at("measured"))
+        << "step " << k;
+  }
 }
 
 // The app modelled once, then replayed at each (N, R).
