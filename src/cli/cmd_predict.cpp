@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/replay_launch.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
 #include "core/rank_list.hpp"
@@ -72,7 +73,8 @@ void prepare_report_dir(const fs::path& dir, bool force) {
   for (const char* name : kReportFiles) fs::remove(dir / name);
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.starts_with("sim-") && name.ends_with(".json")) fs::remove(entry.path());
+    if ((name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json"))
+      fs::remove(entry.path());
   }
 }
 
@@ -102,7 +104,7 @@ void progress(const std::string& what) {
 
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
-  std::string targets_text, out_dir, scaling = "strong";
+  std::string targets_text, out_dir, scaling = "strong", replay_launcher;
   double threshold = 0.01;
   bool carry = false, force = false;
   SimulationFlags flags;
@@ -122,12 +124,16 @@ int run_predict(const Args& args) {
       "scaling", po::value(&scaling)->default_value(scaling),
       "strong (same problem on more processes) or weak (fixed work per process): how speedup "
       "and efficiency are defined; given, it also narrows the compute model (p3s model "
-      "--scaling)");
+      "--scaling)")(
+      "replay-launcher", po::value(&replay_launcher),
+      "also replay every N on the real machine (the Synthetic Signature) with this launcher, "
+      "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s predict --runs RUN... --targets N1,N2,... --platform P.xml -o REPORT/\n"
-      "                   [--measurable RUN...] [simulation options]\n\n"
+      "                   [--measurable RUN...] [--replay-launcher \"mpirun -np R\"]\n"
+      "                   [simulation options]\n\n"
       "Runs signature, model, generate and simulate for every target N and every traced n,\n"
       "and writes REPORT/prediction.txt (the table, also printed), prediction.csv,\n"
       "prediction.json, scaling.svg (PET and speedup against N, with the traced runs and\n"
@@ -236,9 +242,25 @@ int run_predict(const Args& args) {
       prediction.warnings.push_back(
           fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
     }
-    prediction.points.push_back(std::move(point));
     progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
                          result.cost.events, result.cost.wall_seconds));
+    if (!replay_launcher.empty()) {
+      progress(fmt::format("{} replaying on the real machine: {}", where, replay_launcher));
+      ReplayLaunch launch{replay_launcher,
+                          dir / "app.slt",
+                          static_cast<int>(n),
+                          dir / fmt::format("replay-{}.json", n),
+                          {"--partial", "--force"}};
+      if (carry) launch.extra.push_back("--carry-nearest");
+      try {
+        point.replay_pet_seconds = launch_replay(launch).pet;
+        progress(fmt::format("{} replayed PET {:.6g} s", where, *point.replay_pet_seconds));
+      } catch (const std::runtime_error& e) {
+        prediction.warnings.push_back(fmt::format("N = {} not replayed: {}", n, e.what()));
+        progress(fmt::format("{} NOT REPLAYED: {}", where, e.what()));
+      }
+    }
+    prediction.points.push_back(std::move(point));
   }
   if (prediction.points.empty()) {
     fmt::print(stderr, "p3s predict: no process count could be predicted\n");

@@ -14,6 +14,8 @@ const std::vector<Command>& commands() {
       {"model", "relate runs at several n and write the scalable logical trace (SLT)", run_model},
       {"generate", "instantiate an SLT at N processes as an ST4NP", run_generate},
       {"simulate", "replay an SLT at N processes in SimGrid SMPI on a platform", run_simulate},
+      {"replay", "replay an SLT at N processes on the real machine (the Synthetic Signature)",
+       run_replay},
       {"predict", "trace runs -> model -> simulate at every target N: table, CSV, JSON, picture",
        run_predict},
   };

@@ -10,6 +10,9 @@
 namespace p3s::cli {
 
 void print_simulation_table(const sim::SimResult& result);
+// The per-phase part of it (PhaseET, spread over ranks, share of the PET), for `p3s replay` too.
+void print_phase_table(const std::vector<sim::PhaseTime>& phases, double pet, int nprocs,
+                       int repetitions);
 
 // "p3s-simulation 1" with the model simulated and what was carried instead of modelled.
 nlohmann::json simulation_json(const sim::SimResult& result, const std::string& slt,

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -38,6 +39,19 @@ std::string prediction_table(const ScalingPrediction& p) {
     out += fmt::format("  {:<12} {:>8.2f} {:>8} {:>8.2f}  {}; W = {}\n", f.name, f.weight_error_pct,
                        f.volume_error_pct ? fmt::format("{:.2f}", *f.volume_error_pct) : "-",
                        f.compute_error_pct, f.pattern, f.weight_equation);
+  }
+  if (std::any_of(p.points.begin(), p.points.end(),
+                  [](const PredictedPoint& pt) { return pt.replay_pet_seconds.has_value(); })) {
+    out += fmt::format(
+        "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
+        "  {:>7} {:>14} {:>14} {:>10}\n",
+        "N", "simulated (s)", "replayed (s)", "difference");
+    for (const PredictedPoint& pt : p.points) {
+      if (!pt.replay_pet_seconds) continue;
+      out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,
+                         *pt.replay_pet_seconds,
+                         100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
+    }
   }
   for (const std::string& line : p.coverage) out += fmt::format("coverage: {}\n", line);
   for (const std::string& line : p.not_modelled) out += fmt::format("not modelled: {}\n", line);
@@ -80,6 +94,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                             {"covered", pt.covered},
                             {"omitted", pt.omitted}};
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
+    if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
     j["points"].push_back(point);
   }
   for (const MeasuredRun& m : p.measured) {

@@ -19,6 +19,9 @@ struct PredictedPoint {
   // in the largest training run), and the SLT's phases left out at this n, with why.
   double covered = 1;
   std::vector<std::string> omitted;
+  // The Synthetic Signature's PET on the real machine (p3s predict --replay-launcher), beside
+  // the simulator's.
+  std::optional<double> replay_pet_seconds;
 };
 
 // A traced run: its AET (the longest traced time of any rank) on the machine it ran on.

@@ -59,7 +59,7 @@ bool nonblocking(Op op) {
 
 }  // namespace
 
-void CollectiveCalls::run(const Step& s) {
+void CollectiveCalls::run(const core::ProgramStep& s) {
   const MPI_Comm comm = comms_.get(s.comm);
   const int size = comms_.size(s.comm);
   const bool rooted = core::is_rooted(s.op);

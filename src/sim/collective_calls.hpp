@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/rank_program.hpp"
 #include "sim/rank_communicators.hpp"
-#include "sim/rank_program.hpp"
 
 namespace p3s::sim {
 
@@ -19,7 +19,7 @@ class CollectiveCalls {
   explicit CollectiveCalls(const RankCommunicators& comms) : comms_(comms) {}
 
   // Runs a collective step; a non-blocking one files its request for `complete`.
-  void run(const Step& step);
+  void run(const core::ProgramStep& step);
   bool has_request(std::int64_t req) const { return pending_.count(req) != 0; }
   void complete(std::int64_t req);
 

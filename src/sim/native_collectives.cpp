@@ -53,7 +53,7 @@ bool NativeCollectives::handles(Op op) const {
   }
 }
 
-void NativeCollectives::run(const Step& s) {
+void NativeCollectives::run(const core::ProgramStep& s) {
   const Group g = group(s.comm);
   const std::int64_t bytes = std::max(s.bytes, s.rbytes);
   switch (s.op) {

@@ -8,9 +8,9 @@
 // SMPI itself.
 #include <cstdint>
 
+#include "core/rank_program.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
-#include "sim/rank_program.hpp"
 
 namespace p3s::sim {
 
@@ -38,7 +38,7 @@ class NativeCollectives {
       : algorithms_(algorithms), p2p_(p2p), comms_(comms) {}
 
   bool handles(core::Op op) const;
-  void run(const Step& step);
+  void run(const core::ProgramStep& step);
 
  private:
   struct Group {

@@ -38,7 +38,7 @@ bool natural_less(const std::string& a, const std::string& b) {
 
 std::vector<int> place_ranks(int nprocs, int hosts, int ranks_per_host, Mapping mapping) {
   if (ranks_per_host < 1) throw std::invalid_argument("ranks per host must be at least 1");
-  const int used = (nprocs + ranks_per_host - 1) / ranks_per_host;
+  const auto used = static_cast<int>(core::nodes_used(nprocs, ranks_per_host));
   if (used > hosts) {
     throw std::invalid_argument(
         std::to_string(nprocs) + " ranks at " + std::to_string(ranks_per_host) + " per host need " +
@@ -46,7 +46,8 @@ std::vector<int> place_ranks(int nprocs, int hosts, int ranks_per_host, Mapping 
   }
   std::vector<int> host(static_cast<std::size_t>(nprocs));
   for (int r = 0; r < nprocs; ++r) {
-    host[static_cast<std::size_t>(r)] = mapping == Mapping::Block ? r / ranks_per_host : r % used;
+    host[static_cast<std::size_t>(r)] =
+        static_cast<int>(core::node_of_rank(r, nprocs, ranks_per_host, mapping));
   }
   return host;
 }

@@ -12,10 +12,10 @@
 #include <vector>
 #include <xbt/config.hpp>
 
+#include "core/rank_program.hpp"
 #include "sim/collective_calls.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
-#include "sim/rank_program.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -62,12 +62,12 @@ class RankRunner {
       const SessionPlan::Segment& s = plan.segments[segment];
       events.clear();
       context_.trace->phase_events(s.phase, rank_, events);
-      const RankProgram program = compile_rank_program(events, context_.cpu_speedup);
+      const core::RankProgram program = core::compile_rank_program(events, context_.cpu_speedup);
       for (std::int64_t rep = 0; rep < s.repetitions; ++rep) {
         if (segment == 0 && rep == plan.warmup_repetitions) {
           measure_start = simgrid::s4u::Engine::get_clock();
         }
-        for (const Step& step : program.steps) execute(step, program);
+        for (const core::ProgramStep& step : program.steps) execute(step, program);
         executed += static_cast<std::int64_t>(program.steps.size());
       }
     }
@@ -77,7 +77,7 @@ class RankRunner {
   }
 
  private:
-  void execute(const Step& s, const RankProgram& program) {
+  void execute(const core::ProgramStep& s, const core::RankProgram& program) {
     if (s.compute_seconds > 0)
       simgrid::s4u::this_actor::execute(s.compute_seconds * host_.get_speed());
     switch (core::op_kind(s.op)) {
@@ -97,7 +97,7 @@ class RankRunner {
     }
   }
 
-  void point_to_point(const Step& s) {
+  void point_to_point(const core::ProgramStep& s) {
     const std::uint64_t key = comms_.key(s.comm);
     switch (s.op) {
       case Op::Send:
@@ -128,17 +128,18 @@ class RankRunner {
     }
   }
 
-  void send(const Step& s, std::uint64_t key, SendMode mode, bool blocking, std::int64_t req) {
+  void send(const core::ProgramStep& s, std::uint64_t key, SendMode mode, bool blocking,
+            std::int64_t req) {
     if (s.dst == core::kNone) return;  // MPI_PROC_NULL
     p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
   }
 
-  void receive(const Step& s, std::uint64_t key, bool blocking, std::int64_t req) {
+  void receive(const core::ProgramStep& s, std::uint64_t key, bool blocking, std::int64_t req) {
     if (s.src == core::kNone) return;
     p2p_.receive(key, s.src, s.rtag, s.rbytes, blocking, req);
   }
 
-  void persistent(const Step& s, const RankProgram& program) {
+  void persistent(const core::ProgramStep& s, const core::RankProgram& program) {
     const std::uint64_t key = comms_.key(s.comm);
     if (s.op == Op::Start) {
       if (s.dst != core::kNone) return send(s, key, SendMode::Standard, false, s.req);

@@ -9,10 +9,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/rank_mapping.hpp"
+
 namespace p3s::sim {
 
 // Rank r goes to host r / k (block) or to host r % hosts_used (cyclic).
-enum class Mapping : std::uint8_t { Block, Cyclic };
+using core::Mapping;
+using core::mapping_from_name;
+using core::mapping_name;
 
 // PerPhase: each phase on its own, a warm-up repetition then `measured_repetitions`;
 // Full: every phase in order, each repeated its weight (rounded) times, as one run.
@@ -44,8 +48,6 @@ struct SimOptions {
   std::function<void(std::string_view)> progress;
 };
 
-Mapping mapping_from_name(std::string_view name);  // "block" | "cyclic"
-std::string_view mapping_name(Mapping mapping);
 SimMode mode_from_name(std::string_view name);  // "per-phase" | "full"
 std::string_view mode_name(SimMode mode);
 

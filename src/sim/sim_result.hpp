@@ -5,16 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/value_spread.hpp"
 #include "sim/sim_options.hpp"
 
 namespace p3s::sim {
 
 // One number per rank, summarised.
-struct RankSpread {
-  double min = 0;
-  double mean = 0;
-  double max = 0;
-};
+using RankSpread = core::ValueSpread;
 
 struct PhaseTime {
   std::string name;

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -34,15 +33,6 @@ void check(const core::ScaledTrace& trace, const SimOptions& o) {
                                   "' is neither --cfg=... nor --log=...");
     }
   }
-}
-
-RankSpread spread(const std::vector<double>& values) {
-  RankSpread s;
-  if (values.empty()) return s;
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  s.min = *lo, s.max = *hi;
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  return s;
 }
 
 struct SessionRun {
@@ -95,7 +85,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       PhaseTime t;
       t.name = phases[static_cast<std::size_t>(p)].name;
       t.weight = phases[static_cast<std::size_t>(p)].weight;
-      t.per_rank = spread(per_rank);
+      t.per_rank = core::spread_of(per_rank);
       t.phase_et = t.per_rank.max;
       result.pet += t.phase_et * t.weight;
       result.phases.push_back(t);
@@ -108,7 +98,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
     }
     const SessionRun run = run_forked(trace, options, plan);
     account(result, run);
-    result.rank_end = spread(run.output.end);
+    result.rank_end = core::spread_of(run.output.end);
     // The run starts when measuring starts on the last rank to get there (after communicator
     // creation, if any).
     const double start =

@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "sim/rank_program.hpp"
+#include "core/rank_program.hpp"
 #include "sim/session_plan.hpp"
 
 namespace p3s::sim {
@@ -25,8 +25,8 @@ class ActionWriter {
   ActionWriter(int rank, int nprocs, double host_speed, fmt::memory_buffer& out)
       : rank_(rank), nprocs_(nprocs), host_speed_(host_speed), out_(out) {}
 
-  void write(const RankProgram& program) {
-    for (const Step& s : program.steps) step(s, program);
+  void write(const core::RankProgram& program) {
+    for (const core::ProgramStep& s : program.steps) step(s, program);
   }
 
  private:
@@ -37,7 +37,7 @@ class ActionWriter {
     out_.push_back('\n');
   }
 
-  void step(const Step& s, const RankProgram& program) {
+  void step(const core::ProgramStep& s, const core::RankProgram& program) {
     if (s.compute_seconds > 0) line("compute {}", s.compute_seconds * host_speed_);
     switch (core::op_kind(s.op)) {
       case core::OpKind::PointToPoint:
@@ -56,7 +56,7 @@ class ActionWriter {
     }
   }
 
-  void point_to_point(const Step& s) {
+  void point_to_point(const core::ProgramStep& s) {
     switch (s.op) {
       case Op::Send:
       case Op::Ssend:
@@ -100,7 +100,7 @@ class ActionWriter {
     }
   }
 
-  void persistent(const Step& s, const RankProgram& program) {
+  void persistent(const core::ProgramStep& s, const core::RankProgram& program) {
     if (s.op == Op::Start) {
       if (s.dst != core::kNone) return started(true, s.req, s.dst, s.tag, s.bytes);
       if (s.src != core::kNone) started(false, s.req, s.src, s.rtag, s.rbytes);
@@ -120,7 +120,7 @@ class ActionWriter {
   }
 
   // The same counts the simulator gives SMPI (collective_calls.cpp), so both replay alike.
-  void collective(const Step& s) {
+  void collective(const core::ProgramStep& s) {
     if (s.comm != 0) {
       throw std::invalid_argument(fmt::format(
           "rank {}: a {} on communicator {}: TI traces have collectives on the world only", rank_,
@@ -205,7 +205,7 @@ std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::fi
     for (const SessionPlan::Segment& segment : plan.segments) {
       events.clear();
       trace.phase_events(segment.phase, rank, events);
-      const RankProgram program = compile_rank_program(events, o.cpu_speedup);
+      const core::RankProgram program = core::compile_rank_program(events, o.cpu_speedup);
       for (std::int64_t rep = 0; rep < segment.repetitions; ++rep) writer.write(program);
     }
     fmt::format_to(std::back_inserter(text), "{} finalize\n", rank);

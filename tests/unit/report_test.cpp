@@ -28,9 +28,9 @@ ScalingPrediction three_points(double pet4, double pet16, double pet64, bool wea
   p.platform = "default.xml";
   p.mode = "per-phase";
   p.weak_scaling = weak;
-  p.points = {{4, true, pet4, 1000, 0.5, 1.0, {}},
-              {16, true, pet16, 4000, 1.5, 1.0, {}},
-              {64, false, pet64, 0, 0, 1.0, {}}};
+  p.points = {{4, true, pet4, 1000, 0.5, 1.0, {}, {}},
+              {16, true, pet16, 4000, 1.5, 1.0, {}, {}},
+              {64, false, pet64, 0, 0, 1.0, {}, {}}};
   p.measured = {{4, 8.0, "runs/n4"}, {16, 5.0, "runs/n16"}};
   return p;
 }
@@ -75,7 +75,7 @@ TEST(ScalingPrediction, NoSpeedupForAZeroPet) {
   EXPECT_EQ(p.speedup(p.points[1]), 0.0);
   EXPECT_EQ(p.efficiency(p.points[1]), 0.0);
   p.points.clear();
-  EXPECT_EQ(p.speedup(PredictedPoint{4, false, 1.0, 0, 0, 1.0, {}}), 0.0);
+  EXPECT_EQ(p.speedup(PredictedPoint{4, false, 1.0, 0, 0, 1.0, {}, {}}), 0.0);
 }
 
 TEST(ScalingPrediction, DifferenceAgainstTheMeasuredRun) {
@@ -215,8 +215,8 @@ TEST(PredictionJson, KeysAndValues) {
   p.warnings = {"N = 50 not predicted: not a square"};
   const nlohmann::json j = prediction_json(p);
 
-  const std::set<std::string> keys = {"format",   "application", "scaling",      "platform",
-                                      "mode",     "points",      "measured",     "phases",
+  const std::set<std::string> keys = {"format",   "application",  "scaling",  "platform",
+                                      "mode",     "points",       "measured", "phases",
                                       "coverage", "not_modelled", "warnings"};
   std::set<std::string> got;
   for (const auto& [key, value] : j.items()) got.insert(key);
@@ -413,7 +413,7 @@ ScalingPrediction with_points(int count_points, int count_measured, bool weak) {
   for (int i = 0; i < count_points; ++i) {
     const std::int64_t n = std::int64_t{4} << (2 * i);  // 4, 16, 64, ...
     const double pet = weak ? 1.0 + 0.1 * i : 1.0 / (1 << i);
-    p.points.push_back({n, i < count_measured, pet, 100, 0.1, 1.0, {}});
+    p.points.push_back({n, i < count_measured, pet, 100, 0.1, 1.0, {}, {}});
     if (i < count_measured) p.measured.push_back({n, pet * 1.1, "run"});
   }
   return p;
@@ -504,6 +504,27 @@ TEST(ScalingPlotSvg, OnePointAndNoMeasuredRuns) {
 
 TEST(ScalingPlotSvg, NothingToDrawWithoutPoints) {
   EXPECT_EQ(scaling_plot_svg(ScalingPrediction{}), "");
+}
+
+}  // namespace
+}  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+// The Synthetic Signature's PET, when there is one, stands beside the simulator's: in the JSON
+// points and in a section of the table, with their difference; without one, neither says so.
+TEST(PredictionReport, ReplayedPetBesideTheSimulatedOne) {
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  EXPECT_EQ(prediction_table(p).find("Synthetic Signature"), std::string::npos);
+  EXPECT_FALSE(prediction_json(p)["points"][2].contains("replay_pet_seconds"));
+  p.points[2].replay_pet_seconds = 2.5;
+  const nlohmann::json j = prediction_json(p);
+  EXPECT_DOUBLE_EQ(j["points"][2]["replay_pet_seconds"].get<double>(), 2.5);
+  EXPECT_FALSE(j["points"][0].contains("replay_pet_seconds"));
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("Synthetic Signature"), std::string::npos) << table;
+  EXPECT_NE(table.find("+25.0%"), std::string::npos) << table;  // (2.5 - 2) / 2
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
+#include "core/rank_program.hpp"
 #include "sim/overhead_table.hpp"
 #include "sim/rank_placement.hpp"
-#include "sim/rank_program.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -51,7 +51,7 @@ TEST(RankProgram, ResolvesWildcardReceivesFromTheirCompletion) {
   core::Event wait;
   wait.op = core::Op::Wait;
   wait.requests = {{4, false, 3, 9, 64}};
-  const RankProgram p = compile_rank_program({irecv, wait}, 2.0);
+  const core::RankProgram p = core::compile_rank_program({irecv, wait}, 2.0);
   ASSERT_EQ(p.steps.size(), 2u);
   EXPECT_EQ(p.steps[0].src, 3);
   EXPECT_EQ(p.steps[0].rtag, 9);
@@ -62,7 +62,7 @@ TEST(RankProgram, ResolvesWildcardReceivesFromTheirCompletion) {
   core::Event recv;
   recv.op = core::Op::Recv;
   recv.src = core::kAnySource;
-  EXPECT_THROW(compile_rank_program({recv}, 1.0), std::invalid_argument);
+  EXPECT_THROW(core::compile_rank_program({recv}, 1.0), std::invalid_argument);
 }
 
 }  // namespace

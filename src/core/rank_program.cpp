@@ -1,30 +1,30 @@
-#include "sim/rank_program.hpp"
+#include "core/rank_program.hpp"
 
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 
-namespace p3s::sim {
+namespace p3s::core {
 namespace {
 
 bool is_wildcard(std::int32_t src, std::int32_t rtag) {
-  return src == core::kAnySource || rtag == core::kAnyTag;
+  return src == kAnySource || rtag == kAnyTag;
 }
 
 }  // namespace
 
-RankProgram compile_rank_program(const std::vector<core::Event>& events, double cpu_speedup) {
+RankProgram compile_rank_program(const std::vector<Event>& events, double cpu_speedup) {
   RankProgram program;
   program.steps.reserve(events.size());
   // Where each request's completion record says who its message came from.
-  std::unordered_map<std::int64_t, const core::RequestRecord*> completion;
-  for (const core::Event& e : events) {
-    if (core::op_kind(e.op) != core::OpKind::Completion) continue;
-    for (const core::RequestRecord& r : e.requests) completion.emplace(r.req, &r);
+  std::unordered_map<std::int64_t, const RequestRecord*> completion;
+  for (const Event& e : events) {
+    if (op_kind(e.op) != OpKind::Completion) continue;
+    for (const RequestRecord& r : e.requests) completion.emplace(r.req, &r);
   }
   for (std::size_t i = 0; i < events.size(); ++i) {
-    const core::Event& e = events[i];
-    Step s;
+    const Event& e = events[i];
+    ProgramStep s;
     s.op = e.op;
     s.compute_seconds = static_cast<double>(e.burst_cpu) * 1e-9 / cpu_speedup;
     s.comm = e.comm;
@@ -32,13 +32,12 @@ RankProgram compile_rank_program(const std::vector<core::Event>& events, double 
     s.src = e.src, s.rtag = e.rtag, s.rbytes = e.rbytes;
     s.root = e.root;
     s.req = e.req;
-    if (is_wildcard(s.src, s.rtag) &&
-        (e.op == core::Op::Irecv || e.op == core::Op::Recv || e.op == core::Op::Sendrecv ||
-         e.op == core::Op::SendrecvReplace)) {
-      auto found = e.op == core::Op::Irecv ? completion.find(e.req) : completion.end();
+    if (is_wildcard(s.src, s.rtag) && (e.op == Op::Irecv || e.op == Op::Recv ||
+                                       e.op == Op::Sendrecv || e.op == Op::SendrecvReplace)) {
+      auto found = e.op == Op::Irecv ? completion.find(e.req) : completion.end();
       if (found == completion.end()) {
         throw std::invalid_argument("event " + std::to_string(i) + " (" +
-                                    std::string(core::op_name(e.op)) +
+                                    std::string(op_name(e.op)) +
                                     ") receives from any source or tag and the trace does not say "
                                     "which message it got");
       }
@@ -53,4 +52,4 @@ RankProgram compile_rank_program(const std::vector<core::Event>& events, double 
   return program;
 }
 
-}  // namespace p3s::sim
+}  // namespace p3s::core

@@ -1,0 +1,89 @@
+#include "replay_mpi/collective_fit.hpp"
+
+#include <fmt/core.h>
+
+#include <Eigen/Dense>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace p3s::replay {
+namespace {
+
+double floor_log2(double p) {
+  return p <= 1 ? 0 : std::floor(std::log2(p));
+}
+
+std::array<double, 3> basis(double p) {
+  return {1.0, p, floor_log2(p)};
+}
+
+}  // namespace
+
+double CollectiveFit::at(double p) const {
+  const auto x = basis(p);
+  return a * x[0] + b * x[1] + c * x[2];
+}
+
+std::string CollectiveFit::equation() const {
+  return fmt::format("{:.4g} + {:.4g} P + {:.4g} floor(log2 P)", a, b, c);
+}
+
+CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<double>& seconds) {
+  if (sizes.empty() || sizes.size() != seconds.size())
+    throw std::invalid_argument("a collective's fit needs as many times as sizes, at least one");
+  // Every subset of the P and log2 P terms with the constant; of the fits whose terms are not
+  // negative, the one closest to the points (the fewer terms on a tie).
+  CollectiveFit best;
+  double best_error = -1;
+  for (const std::array<bool, 3> used :
+       {std::array<bool, 3>{true, false, false}, std::array<bool, 3>{true, false, true},
+        std::array<bool, 3>{true, true, false}, std::array<bool, 3>{true, true, true}}) {
+    std::vector<int> columns;
+    for (int k = 0; k < 3; ++k)
+      if (used[static_cast<std::size_t>(k)]) columns.push_back(k);
+    if (columns.size() > sizes.size()) continue;
+    Eigen::MatrixXd x(static_cast<Eigen::Index>(sizes.size()),
+                      static_cast<Eigen::Index>(columns.size()));
+    Eigen::VectorXd y(static_cast<Eigen::Index>(sizes.size()));
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const auto row = basis(sizes[i]);
+      for (std::size_t j = 0; j < columns.size(); ++j)
+        x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+            row[static_cast<std::size_t>(columns[j])];
+      y(static_cast<Eigen::Index>(i)) = seconds[i];
+    }
+    const Eigen::VectorXd solution = x.colPivHouseholderQr().solve(y);
+    std::array<double, 3> coef = {0, 0, 0};
+    bool negative = false;
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      coef[static_cast<std::size_t>(columns[j])] = solution(static_cast<Eigen::Index>(j));
+      negative = negative || (columns[j] != 0 && solution(static_cast<Eigen::Index>(j)) < 0);
+    }
+    if (negative) continue;
+    const CollectiveFit fit{coef[0], coef[1], coef[2]};
+    double error = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      error += (fit.at(sizes[i]) - seconds[i]) * (fit.at(sizes[i]) - seconds[i]);
+    if (best_error < 0 || error < best_error * (1 - 1e-9)) {
+      best = fit;
+      best_error = error;
+    }
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (seconds[i] > 0)
+      best.max_relative_residual = std::max(best.max_relative_residual,
+                                            std::fabs(best.at(sizes[i]) - seconds[i]) / seconds[i]);
+  }
+  return best;
+}
+
+std::vector<int> sample_sizes(int processes) {
+  std::vector<int> sizes;
+  for (int p = 2; p <= std::min(processes, 16); ++p) sizes.push_back(p);
+  for (int p = 20; p < processes; p = p + std::max(4, p / 4)) sizes.push_back(p);
+  if (processes > 16) sizes.push_back(processes);
+  return sizes;
+}
+
+}  // namespace p3s::replay

@@ -1,0 +1,31 @@
+#pragma once
+// A collective's time at N from measurements on P <= R processes. The Synthetic Signature
+// cannot load all N members of a collective at once, so it runs the collective itself (the
+// target MPI's own algorithm, at the message size the ST4NP gives) on communicators of several
+// sizes P and fits T(P) = a + b P + c floor(log2 P): linear algorithms (a
+// root receiving from every member) grow with P, trees and recursive doubling with log2 P (a
+// binomial tree of P members is floor(log2 P) deep, whatever its root sends first). Of
+// the fits with the constant and any of the two terms, all coefficients but the constant
+// non-negative, the closest to the points is kept.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace p3s::replay {
+
+struct CollectiveFit {
+  double a = 0, b = 0, c = 0;
+  double at(double p) const;
+  // Largest |fit - measured| / measured over the points (0 for a perfect fit).
+  double max_relative_residual = 0;
+  std::string equation() const;
+};
+
+// `sizes` and `seconds` pair up; at least one point. Throws std::invalid_argument otherwise.
+CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<double>& seconds);
+
+// The communicator sizes to measure with R processes: every size up to 16, then steps of about
+// 25 % up to R (R itself included).
+std::vector<int> sample_sizes(int processes);
+
+}  // namespace p3s::replay

@@ -1,0 +1,93 @@
+#pragma once
+// What a Synthetic Signature run measured ("p3s-replay 1", src/core/FORMATS.md): per phase the
+// PhaseET and its spread over ranks, the PET, the run's own cost (SynET), how the run was set up
+// (R, M, black holes, noise pairs, steps), every step's ranks and counts, the collectives'
+// fits, and every measured message, for calibration.
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "core/value_spread.hpp"
+#include "replay_mpi/collective_fit.hpp"
+
+namespace p3s::replay {
+
+using Spread = core::ValueSpread;
+using core::spread_of;
+
+struct PhaseResult {
+  std::string name;
+  double weight = 0;
+  double phase_et = 0;  // the slowest rank's mean time per measured repetition (s)
+  Spread per_rank;      // each rank's mean time per measured repetition (s)
+  int steps = 0;
+  std::string collectives;  // "none", "live" (all members loaded) or "fit" (collective_fit.hpp)
+  // Per repetition: the application's network messages at N, the mean over steps of those the
+  // Synthetic Signature sent itself, and of the noise messages added (black-hole noise).
+  std::int64_t app_network_messages = 0;
+  double replay_network_messages = 0;
+  double noise_messages = 0;
+};
+
+struct CollectiveResult {
+  std::string op;
+  std::int64_t bytes = 0;       // per member, as the ST4NP gives it
+  std::int64_t members = 0;     // communicator size at N
+  std::vector<int> sizes;       // P measured
+  std::vector<double> seconds;  // slowest member's mean time at each P
+  CollectiveFit fit;
+  double at_n_seconds = 0;
+};
+
+struct StepResult {
+  int phase = 0;
+  std::vector<std::int32_t> ranks;     // per measurable process, -1: none
+  std::vector<std::int64_t> executed;  // events each executed, over all repetitions
+  std::vector<std::int64_t> measured;  // distinct events each measured
+  int black_holes = 0;
+  std::int64_t noise_messages = 0;  // per repetition
+};
+
+struct MessageResult {
+  int phase = 0;
+  int step = 0;
+  std::int32_t rank = 0;
+  std::int32_t peer = 0;
+  bool send = false;
+  std::int64_t bytes = 0;
+  bool same_node = false;  // in the application's placement at N
+  double seconds = 0;      // from posting to completion
+  int in_flight = 0;       // the rank's requests in flight when it was posted, itself included
+};
+
+struct ReplayResult {
+  std::string source;  // the SLT or ST4NP replayed
+  int nprocs = 0;      // N
+  int processes = 0;   // R
+  int measurable = 0;  // M
+  int black_holes = 0;
+  int noise_pairs = 0;
+  std::int64_t ranks_per_node = 1;
+  std::string mapping = "block";
+  bool placement_kept = false;
+  std::string placement;  // in words
+  std::string compute;    // sleep, spin or none
+  int repetitions = 0;    // measured repetitions per step
+  int steps = 0;          // measured steps (a warm-up step comes before them)
+  double pet = 0;
+  double synet = 0;  // the Synthetic Signature's own wall time
+  std::vector<PhaseResult> phases;
+  std::vector<CollectiveResult> collectives;
+  std::vector<StepResult> step_log;
+  std::vector<MessageResult> messages;
+  std::vector<std::string> warnings;
+};
+
+nlohmann::ordered_json to_json(const ReplayResult& result);
+// Reads what `p3s replay` and `p3s predict` need: everything but the step log and messages.
+// Throws std::runtime_error naming the file and the key that is missing or wrong.
+ReplayResult read_replay_result(const std::filesystem::path& file);
+
+}  // namespace p3s::replay

@@ -1,0 +1,258 @@
+// The Synthetic Signature's logic on Open MPI, for real (issue 11): each test app is traced at
+// small n and modelled, its ST4NP generated at N, and p3s-replay run on R processes under a
+// time bound. From the JSON, counted against the ST4NP text (read by the test itself): every
+// rank's every call executed in every step that loads it, every measurement unit measured
+// exactly once over the steps and only where its peers were loaded, and the black holes of
+// every step equal to an independent count of eq. 5.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "integration/run_helpers.hpp"
+#include "integration/st4np_text.hpp"
+
+namespace p3s::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A replay that takes longer than this is a hang (the longest here takes a few seconds).
+constexpr const char* kHangBound = "120";
+
+struct LogicCase {
+  std::string app;
+  std::vector<int> training;
+  std::string size;
+  int iterations;
+};
+
+// Traces the app at every training n and models it into WORK/app.slt.
+void model_app(const fs::path& work, const LogicCase& c) {
+  std::vector<std::string> model_cmd = {p3s_bin(), "model"};
+  for (const int n : c.training) {
+    const fs::path dir = work / (c.app + "-" + std::to_string(n));
+    const CommandResult traced = trace_app(dir, n, c.app, {c.size, std::to_string(c.iterations)});
+    ASSERT_EQ(traced.exit_code, 0) << traced.output;
+    model_cmd.push_back(dir.string());
+  }
+  model_cmd.insert(model_cmd.end(), {"-o", (work / "app.slt").string()});
+  const CommandResult modelled = run_command(model_cmd);
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+}
+
+CommandResult replay(const fs::path& input, int n, int processes, const fs::path& json,
+                     const std::vector<std::string>& extra = {}) {
+  // The model (app.slt) or the ST4NP file (st4np.txt): p3s-replay takes either.
+  std::vector<std::string> argv = {"timeout",
+                                   kHangBound,
+                                   P3S_MPIRUN,
+                                   "--oversubscribe",
+                                   "-np",
+                                   std::to_string(processes),
+                                   P3S_REPLAY_BIN,
+                                   input.string(),
+                                   "-n",
+                                   std::to_string(n),
+                                   "-o",
+                                   json.string(),
+                                   "--compute",
+                                   "none",
+                                   "--repetitions",
+                                   "1"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return run_command(argv);
+}
+
+std::size_t units_of(const TextCall& c) {
+  return c.completion ? std::max<std::size_t>(1, c.completes.size()) : 1;
+}
+
+bool loaded_all(const std::vector<std::int32_t>& peers, const std::set<std::int32_t>& loaded) {
+  return std::all_of(peers.begin(), peers.end(), [&](std::int32_t p) { return loaded.count(p); });
+}
+
+// Units of `calls` whose peers are all in `loaded`: what a step may measure.
+std::size_t measurable_units(const std::vector<TextCall>& calls,
+                             const std::set<std::int32_t>& loaded) {
+  std::size_t n = 0;
+  for (const TextCall& c : calls) {
+    if (c.completion && !c.completes.empty()) {
+      for (const std::int32_t p : c.completes) n += loaded.count(p);
+    } else {
+      n += loaded_all(c.peers, loaded) ? 1 : 0;
+    }
+  }
+  return n;
+}
+
+void check_replay(const LogicCase& c, const fs::path& work, int n, int processes) {
+  SCOPED_TRACE(c.app + " N = " + std::to_string(n) + " on R = " + std::to_string(processes));
+  const fs::path slt = work / "app.slt";
+  const CommandResult generated = run_command({p3s_bin(), "generate", slt.string(), "-n",
+                                               std::to_string(n), "-o", (work / "st4np").string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  const St4npText st4np = read_st4np_text(work / "st4np" / "st4np.txt");
+  ASSERT_EQ(st4np.nprocs, n);
+
+  const fs::path json =
+      work / ("replay-" + std::to_string(n) + "-" + std::to_string(processes) + ".json");
+  const CommandResult run = replay(slt, n, processes, json);
+  ASSERT_NE(run.exit_code, 124) << "p3s-replay did not finish within " << kHangBound << " s\n"
+                                << run.output;
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("format"), "p3s-replay 1");
+  EXPECT_EQ(j.at("nprocs"), n);
+  EXPECT_EQ(j.at("processes"), processes);
+  const int repetitions = j.at("measured_repetitions").get<int>();
+
+  std::map<std::pair<int, int>, std::size_t> measured;
+  std::set<std::pair<int, int>> executed;
+  int most_holes = 0;
+  for (const nlohmann::json& step : j.at("step_log")) {
+    const int phase = step.at("phase").get<int>();
+    const auto ranks = step.at("ranks").get<std::vector<std::int32_t>>();
+    const std::set<std::int32_t> loaded(ranks.begin(), ranks.end());
+    int holes = 0;  // eq. 5, counted from the ST4NP: loaded ranks with a peer not loaded
+    for (std::size_t slot = 0; slot < ranks.size(); ++slot) {
+      if (ranks[slot] < 0) continue;
+      const std::vector<TextCall>& calls = st4np.calls.at({phase, ranks[slot]});
+      EXPECT_EQ(step.at("executed")[slot].get<std::size_t>(), calls.size() * (1 + repetitions))
+          << "phase " << phase << " rank " << ranks[slot];
+      executed.insert({phase, ranks[slot]});
+      const auto here = step.at("measured")[slot].get<std::size_t>();
+      EXPECT_LE(here, measurable_units(calls, loaded))
+          << "phase " << phase << " rank " << ranks[slot] << ": measured with a peer absent";
+      measured[{phase, ranks[slot]}] += here;
+      const bool external = std::any_of(calls.begin(), calls.end(), [&](const TextCall& call) {
+        return !loaded_all(call.peers, loaded);
+      });
+      holes += external ? 1 : 0;
+    }
+    EXPECT_EQ(step.at("black_holes").get<int>(), holes) << "phase " << phase;
+    most_holes = std::max(most_holes, holes);
+  }
+  EXPECT_EQ(j.at("black_holes").get<int>(), most_holes);
+  std::printf(
+      "%s N=%d R=%d: %d steps, %d measurable, %d black holes (eq. 5, independent count %d)\n",
+      c.app.c_str(), n, processes, j.at("steps").get<int>(), j.at("measurable").get<int>(),
+      j.at("black_holes").get<int>(), most_holes);
+  for (const auto& [key, calls] : st4np.calls) {
+    std::size_t units = 0;
+    for (const TextCall& call : calls) units += units_of(call);
+    if (calls.empty()) continue;
+    EXPECT_TRUE(executed.count(key))
+        << "phase " << key.first << " rank " << key.second << " never executed";
+    EXPECT_EQ(measured[key], units)
+        << "phase " << key.first << " rank " << key.second << ": units measured over the steps";
+  }
+  EXPECT_GT(j.at("pet_seconds").get<double>(), 0);
+
+  // The ST4NP file itself replays as the model does: the same steps, the same units measured.
+  if (processes >= n) return;
+  const fs::path from_file = work / ("replay-file-" + std::to_string(n) + ".json");
+  const CommandResult file_run = replay(work / "st4np" / "st4np.txt", n, processes, from_file);
+  ASSERT_EQ(file_run.exit_code, 0) << file_run.output;
+  std::ifstream file_in(from_file);
+  const nlohmann::json f = nlohmann::json::parse(file_in);
+  ASSERT_EQ(f.at("step_log").size(), j.at("step_log").size());
+  for (std::size_t k = 0; k < f.at("step_log").size(); ++k) {
+    EXPECT_EQ(f.at("step_log")[k].at("ranks"), j.at("step_log")[k].at("ranks")) << "step " << k;
+    EXPECT_EQ(f.at("step_log")[k].at("measured"), j.at("step_log")[k].at("measured"))
+        << "step " << k;
+  }
+}
+
+// The app modelled once, then replayed at each (N, R).
+void check_replays(const LogicCase& c, const std::vector<std::pair<int, int>>& runs) {
+  const fs::path work = scratch_dir("replay_logic_" + c.app);
+  model_app(work, c);
+  if (::testing::Test::HasFatalFailure()) return;
+  for (const auto& [n, processes] : runs) check_replay(c, work, n, processes);
+}
+
+const LogicCase kStencil{"app_stencil2d", {1, 4, 9, 16}, "8", 20};
+const LogicCase kButterfly{"app_butterfly", {2, 4, 8, 16}, "16", 20};
+const LogicCase kRing{"app_ring", {2, 3, 4, 5}, "16", 20};
+const LogicCase kWavefront{"app_wavefront", {4, 6, 8, 9}, "16", 20};
+const LogicCase kHalo{"app_halo_f", {2, 3, 4, 5}, "16", 20};
+
+TEST(ReplayLogic, Stencil) {
+  check_replays(kStencil, {{64, 8}, {64, 64}, {1024, 8}});
+}
+TEST(ReplayLogic, Butterfly) {
+  check_replays(kButterfly, {{64, 8}, {64, 64}});
+}
+TEST(ReplayLogic, Ring) {
+  check_replays(kRing, {{64, 8}, {64, 64}});
+}
+TEST(ReplayLogic, Wavefront) {
+  check_replays(kWavefront, {{64, 8}, {64, 64}});
+}
+TEST(ReplayLogic, HaloFortran) {
+  check_replays(kHalo, {{64, 8}, {64, 64}});
+}
+
+// Bad input: a clear error, a non-zero exit, and no JSON that claims a result.
+TEST(ReplayLogic, RefusesWhatItCannotReplayAndWritesNothing) {
+  const fs::path work = scratch_dir("replay_logic_bad");
+  model_app(work, kStencil);
+  if (::testing::Test::HasFatalFailure()) return;
+  const fs::path slt = work / "app.slt";
+  const fs::path json = work / "replay.json";
+
+  // 60 is not a square: the stencil's grid is undefined there.
+  CommandResult r = replay(slt, 60, 4, json);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("cannot instantiate"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(json));
+
+  // Two processes: one measurable, one black hole; no message can be measured with its peer.
+  r = replay(slt, 64, 2, json);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("R too small"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(json));
+
+  // A process that dies in the middle of the run (the replay's test hook kills process 3 at
+  // step 5).
+  const CommandResult killed = run_command(
+      {"env", "P3S_REPLAY_FAULT=3:5", "timeout", kHangBound, P3S_MPIRUN, "--oversubscribe", "-np",
+       "8", P3S_REPLAY_BIN, slt.string(), "-n", "64", "-o", json.string(), "--compute", "none"});
+  EXPECT_NE(killed.exit_code, 0) << killed.output;
+  EXPECT_NE(killed.exit_code, 124) << "a dead process left the others hanging\n" << killed.output;
+  EXPECT_FALSE(fs::exists(json)) << killed.output;
+  EXPECT_FALSE(fs::exists(json.string() + ".partial"));
+
+  // p3s replay: a launcher that fails is named, nothing is written; one that works gives the
+  // per-phase table.
+  r = run_command(
+      {p3s_bin(), "replay", slt.string(), "-n", "64", "--launcher", "false", "-o", json.string()});
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the replay failed"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(json));
+  r = run_command({p3s_bin(), "replay", slt.string(), "-n", "64", "--launcher",
+                   std::string(P3S_MPIRUN) + " --oversubscribe -np 8", "-o", json.string(),
+                   "--compute", "none", "--repetitions", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("PhaseET (s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("step "), std::string::npos) << "no progress shown\n" << r.output;
+  EXPECT_NE(r.output.find("4 black hole(s)"), std::string::npos) << r.output;
+  fs::remove(json);
+
+  // An existing result is not replaced without --force.
+  std::ofstream(json) << "mine\n";
+  r = replay(slt, 64, 8, json);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  std::ifstream kept(json);
+  std::string first;
+  std::getline(kept, first);
+  EXPECT_EQ(first, "mine");
+}
+
+}  // namespace
+}  // namespace p3s::testing

@@ -1,0 +1,30 @@
+#pragma once
+// The tests' own reading of `p3s generate`'s st4np.txt (FORMATS.md, "p3s-st4np 1"): per phase and
+// rank, each call with the ranks it exchanges messages with. Written apart from the replay's
+// code, so that what the replay reports can be counted against it independently.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace p3s::testing {
+
+struct TextCall {
+  std::string op;
+  std::vector<std::int32_t> peers;      // the call's own peers (dst, src), and for a completion or
+                                        // startall every request's peer
+  std::vector<std::int32_t> completes;  // a completion's requests' distinct peers
+  bool completion = false;
+};
+
+struct St4npText {
+  int nprocs = 0;
+  std::vector<std::string> phase_names;
+  std::map<std::pair<int, int>, std::vector<TextCall>> calls;  // (phase, rank)
+};
+
+St4npText read_st4np_text(const std::filesystem::path& file);
+
+}  // namespace p3s::testing

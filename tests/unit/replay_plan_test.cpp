@@ -1,0 +1,169 @@
+// The Synthetic Signature's pure logic: step plans over hand-written ST4NPs whose units and
+// black holes can be counted on paper, the roles of the processes, and the collectives' fit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "replay_mpi/collective_fit.hpp"
+#include "replay_mpi/replay_setup.hpp"
+#include "replay_mpi/step_plan.hpp"
+#include "sim/synthetic_trace.hpp"
+
+namespace p3s::replay {
+namespace {
+
+// The synthetic stencil: per rank, "halo" is 4 irecv + 4 isend (a unit each) and a waitall
+// over 4 neighbours (a unit per neighbour): 12 units; "residual" is one allreduce: 1 unit.
+constexpr std::size_t kHaloUnits = 12;
+constexpr std::size_t kResidualUnits = 1;
+
+sim::StencilTrace stencil(int side) {
+  sim::StencilShape shape;
+  shape.side = side;
+  return sim::StencilTrace(shape);
+}
+
+void expect_every_unit_once(const sim::StencilTrace& trace, const Plan& plan, int measurable) {
+  std::map<std::pair<int, int>, std::size_t> measured;
+  for (const PlannedStep& s : plan.steps) {
+    std::set<std::int32_t> loaded;
+    int holes = 0;
+    EXPECT_LE(static_cast<int>(s.ranks.size()), measurable);
+    for (std::size_t slot = 0; slot < s.ranks.size(); ++slot) {
+      const std::int32_t r = s.ranks[slot];
+      if (r < 0) continue;
+      EXPECT_TRUE(loaded.insert(r).second) << "rank " << r << " loaded twice";
+    }
+    for (std::size_t slot = 0; slot < s.ranks.size(); ++slot) {
+      const std::int32_t r = s.ranks[slot];
+      if (r < 0) continue;
+      measured[{s.phase, r}] += s.measured[slot].size();
+      const auto n = trace.neighbours(r);
+      const bool external = s.phase == 0 && std::any_of(n.begin(), n.end(), [&](std::int32_t p) {
+                              return !loaded.count(p);
+                            });
+      EXPECT_EQ(s.black_hole[slot] >= 0, external) << "rank " << r;
+      holes += external ? 1 : 0;
+    }
+    EXPECT_EQ(s.black_holes, holes);
+  }
+  for (int r = 0; r < trace.nprocs(); ++r) {
+    EXPECT_EQ((measured[{0, r}]), kHaloUnits) << "rank " << r;
+    EXPECT_EQ((measured[{1, r}]), kResidualUnits) << "rank " << r;
+  }
+}
+
+TEST(ReplayPlan, EveryUnitOfEveryRankMeasuredOnceWithItsPeersLoaded) {
+  const sim::StencilTrace trace = stencil(16);
+  PlanOptions o;
+  o.measurable = 8;
+  const Plan plan = plan_steps(trace, o);
+  expect_every_unit_once(trace, plan, 8);
+  EXPECT_GT(plan.black_holes, 0);
+  EXPECT_LE(plan.black_holes, 8);
+}
+
+TEST(ReplayPlan, AllRanksLoadedIsOneStepPerPhaseWithoutBlackHoles) {
+  const sim::StencilTrace trace = stencil(4);
+  PlanOptions o;
+  o.measurable = 16;
+  const Plan plan = plan_steps(trace, o);
+  ASSERT_EQ(plan.steps.size(), 2u);
+  EXPECT_EQ(plan.black_holes, 0);
+  expect_every_unit_once(trace, plan, 16);
+}
+
+TEST(ReplayPlan, TooFewMeasurableProcessesIsAnErrorNamingTheEvent) {
+  const sim::StencilTrace trace = stencil(4);
+  PlanOptions o;
+  o.measurable = 1;
+  try {
+    plan_steps(trace, o);
+    FAIL() << "a rank and its peer cannot be measured on one process";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("R too small"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rank 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReplayPlan, KeptPlacementPutsOneApplicationNodeOnEachMeasurableNode) {
+  const sim::StencilTrace trace = stencil(8);
+  PlanOptions o;
+  o.measurable = 8;
+  o.ranks_per_node = 4;
+  o.nodes = 2;
+  o.node_slots = 4;
+  const Plan plan = plan_steps(trace, o);
+  expect_every_unit_once(trace, plan, 8);
+  for (const PlannedStep& s : plan.steps) {
+    for (int g = 0; g < 2; ++g) {
+      std::set<std::int32_t> nodes;
+      for (int j = 0; j < 4; ++j)
+        if (s.ranks[static_cast<std::size_t>(g * 4 + j)] >= 0)
+          nodes.insert(s.ranks[static_cast<std::size_t>(g * 4 + j)] / 4);
+      EXPECT_LE(nodes.size(), 1u) << "slots of measurable node " << g;
+    }
+  }
+}
+
+TEST(ReplayPlan, EncodesAndDecodesTheSameSetup) {
+  const sim::StencilTrace trace = stencil(8);
+  // 16 processes, 4 per node.
+  std::vector<int> node(16);
+  for (int p = 0; p < 16; ++p) node[static_cast<std::size_t>(p)] = p / 4;
+  SetupOptions o;
+  o.ranks_per_node = 4;
+  const replay::Setup s = make_setup(trace, node, o);
+  EXPECT_TRUE(s.placement_kept) << s.placement;
+  // Black holes on nodes of their own: none shares a node with a measurable process.
+  for (const int b : s.black_holes)
+    for (const int m : s.measurable)
+      EXPECT_NE(node[static_cast<std::size_t>(b)], node[static_cast<std::size_t>(m)]);
+  const replay::Setup back = decode_setup(encode_setup(s));
+  EXPECT_EQ(back.measurable, s.measurable);
+  EXPECT_EQ(back.black_holes, s.black_holes);
+  EXPECT_EQ(back.noise_pairs, s.noise_pairs);
+  EXPECT_EQ(back.placement, s.placement);
+  ASSERT_EQ(back.plan.steps.size(), s.plan.steps.size());
+  for (std::size_t i = 0; i < s.plan.steps.size(); ++i) {
+    EXPECT_EQ(back.plan.steps[i].ranks, s.plan.steps[i].ranks);
+    EXPECT_EQ(back.plan.steps[i].measured, s.plan.steps[i].measured);
+    EXPECT_EQ(back.plan.steps[i].black_hole, s.plan.steps[i].black_hole);
+  }
+  EXPECT_EQ(back.plan.traffic.size(), s.plan.traffic.size());
+}
+
+TEST(ReplaySetup, OneNodeForManyApplicationNodesIsSaidNotKept) {
+  const sim::StencilTrace trace = stencil(8);
+  const replay::Setup s = make_setup(trace, std::vector<int>(8, 0), SetupOptions{});
+  EXPECT_FALSE(s.placement_kept);
+  EXPECT_NE(s.placement.find("NOT kept"), std::string::npos);
+  EXPECT_EQ(s.measurable.size(), 4u);
+  EXPECT_LE(s.black_holes.size() + s.measurable.size() + 2 * s.noise_pairs.size(), 8u);
+}
+
+TEST(CollectiveFit, RecoversLinearAndTreeCosts) {
+  const std::vector<int> sizes = sample_sizes(32);
+  std::vector<double> linear, tree;
+  for (const int p : sizes) {
+    linear.push_back(2e-6 + 1e-7 * p);
+    tree.push_back(3e-6 + 4e-6 * std::floor(std::log2(p)));
+  }
+  const CollectiveFit l = fit_collective(sizes, linear);
+  EXPECT_NEAR(l.at(1024), 2e-6 + 1e-7 * 1024, 1e-9);
+  const CollectiveFit t = fit_collective(sizes, tree);
+  EXPECT_NEAR(t.at(256), 3e-6 + 4e-6 * 8, 1e-9);
+  EXPECT_NEAR(t.b, 0, 1e-12);
+  EXPECT_LT(t.max_relative_residual, 1e-9);
+  // A cost that falls with P is no reason to extrapolate a negative time: terms stay >= 0.
+  const CollectiveFit f = fit_collective({2, 4, 8}, {3e-6, 2e-6, 1e-6});
+  EXPECT_GE(f.b, 0);
+  EXPECT_GE(f.c, 0);
+  EXPECT_THROW(fit_collective({}, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace p3s::replay
