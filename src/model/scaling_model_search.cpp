@@ -28,12 +28,19 @@ struct Candidate {
   // with one parameter, has to earn its place against it like an extra parameter (a noisy
   // constant must not become c * n^(1/4) and grow without bound when extrapolated).
   std::size_t complexity() const { return terms.empty() ? 0 : parameters(); }
+  // For an information criterion: a dependence on n without a constant is charged the
+  // constant it replaces, else the best of dozens of one-parameter shapes beats the constant
+  // on noise alone.
+  std::size_t charged_parameters() const {
+    return parameters() + (!terms.empty() && !with_constant ? 1 : 0);
+  }
 };
 
 struct Scored {
   ScalingFit fit;
   std::size_t parameters = 0;
   std::size_t complexity = 0;
+  std::size_t charged_parameters = 0;
   std::optional<double> loo_pct;
   double max_error_pct = 0.0;
   double rss = 0.0;  // sum of squared relative errors
@@ -59,7 +66,7 @@ std::optional<ScalingFit> fit_linear(const Candidate& c, std::span<const Scaling
     Eigen::Index col = 0;
     if (c.with_constant) design(i, col++) = 1.0;
     for (const ScalingTerm& t : c.terms) {
-      const double x = t.variable == TermVariable::Index ? c.family.index_of(p.n)
+      const double x = t.variable == TermVariable::Index  ? c.family.index_of(p.n)
                        : t.variable == TermVariable::Face ? c.face.at(p.n)
                                                           : p.n;
       design(i, col++) = t.at(x);
@@ -176,8 +183,9 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
     }
   }
   for (const GridFace& face : options.faces) {
-    const bool defined = std::all_of(points.begin(), points.end(),
-                                     [&](const ScalingPoint& p) { return std::isfinite(face.at(p.n)); });
+    const bool defined = std::all_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
+      return std::isfinite(face.at(p.n));
+    });
     if (!defined) continue;
     out.push_back({ScalingForm::Face, {}, face, false, {{TermVariable::Face, 1.0, 0}}});
     out.push_back({ScalingForm::Face, {}, face, true, {{TermVariable::Face, 1.0, 0}}});
@@ -219,10 +227,9 @@ std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const Scali
   // A face follows the grid's shape, which turns back and forth with n by nature (17 ranks
   // make a 17 x 1 x 1 grid, 16 a 4 x 2 x 2): only its sign is checked, at the grids' extremes.
   if (fit.form == ScalingForm::Face) {
-    const bool kept = fit.constant >= 0 && std::all_of(fit.terms.begin(), fit.terms.end(),
-                                                      [](const FittedTerm& t) {
-                                                        return t.coefficient > 0;
-                                                      });
+    const bool kept =
+        fit.constant >= 0 && std::all_of(fit.terms.begin(), fit.terms.end(),
+                                         [](const FittedTerm& t) { return t.coefficient > 0; });
     return kept || !nonnegative ? std::nullopt : std::optional<double>(low);
   }
   if (fit.terms.empty() || horizon <= low) return std::nullopt;
@@ -235,7 +242,8 @@ std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const Scali
   for (int k = 1; k <= kSteps; ++k) {
     const double n = k == kSteps ? horizon : low * std::pow(ratio, k);
     const double value = fit.at(n);
-    const bool sign_kept = std::isfinite(value) && (positive ? value > 0 : !nonnegative || value >= 0);
+    const bool sign_kept =
+        std::isfinite(value) && (positive ? value > 0 : !nonnegative || value >= 0);
     scale = std::max(scale, std::abs(value));
     const double step = value - previous;
     const int d = std::abs(step) <= 1e-9 * scale ? 0 : (step > 0 ? 1 : -1);
@@ -251,7 +259,7 @@ std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const Scali
 // candidate leaves no degree of freedom (it would interpolate, and the correction diverges).
 std::optional<double> aicc(const Scored& s, std::size_t points) {
   const double p = static_cast<double>(points);
-  const double k = static_cast<double>(s.parameters);
+  const double k = static_cast<double>(s.charged_parameters);
   if (p - k - 1 <= 0) return std::nullopt;
   return p * std::log(s.rss / p + 1e-300) + 2 * k + 2 * k * (k + 1) / (p - k - 1);
 }
@@ -369,8 +377,8 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
     // Kept exactly as measured: a byte count that never changed must not become 4095.9999.
     ScalingFit fit;
     fit.constant = points[0].y;
-    fit.quality = {points.size(), 1.0, 0.0, 0.0, "every run gave the same value", options.noise_pct,
-                   true, std::nullopt};
+    fit.quality = {points.size(),     1.0,  0.0,         0.0, "every run gave the same value",
+                   options.noise_pct, true, std::nullopt};
     if (points.size() < 2) fit.quality.loo_error_pct.reset();
     return fit;
   }
@@ -397,6 +405,7 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
     s.fit = std::move(*fit);
     s.parameters = c.parameters();
     s.complexity = c.complexity();
+    s.charged_parameters = c.charged_parameters();
     s.loo_pct = leave_one_out_pct(c, points, floor);
     s.max_error_pct = max_error_pct(s.fit, points, floor);
     for (const ScalingPoint& p : points) {
@@ -429,8 +438,9 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
     chosen = choose_simplest_adequate(faces, tolerance);
   }
   if (!chosen) chosen = choose_simplest_adequate(pool, tolerance);
-  if (!chosen && shape_kept) {
-    // The data demand a form that turns back or changes sign: it is kept, with its limit.
+  if (!chosen && shape_kept && !noisy) {
+    // Exact data demand a form that turns back or changes sign: it is kept, with its limit.
+    // Noisy data that only a turning form explains are scatter, left to the criteria below.
     std::vector<const Scored*> all;
     for (const Scored& s : scored) all.push_back(&s);
     chosen = choose_simplest_adequate(all, tolerance);
@@ -438,10 +448,11 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
   std::string selection;
   const bool within_noise = chosen != nullptr;
   if (chosen) {
-    selection = fmt::format(
-        "{} runs: the simplest of {} candidates that explains every run within {}{} %",
-        points.size(), scored.size(), options.noise_pct > options.exact_pct ? "the data's scatter, " : "rounding, ",
-        number_text(tolerance));
+    selection =
+        fmt::format("{} runs: the simplest of {} candidates that explains every run within {}{} %",
+                    points.size(), scored.size(),
+                    options.noise_pct > options.exact_pct ? "the data's scatter, " : "rounding, ",
+                    number_text(tolerance));
   } else if (cross_validate) {
     chosen = choose_by_cross_validation(pool, options);
     selection = fmt::format(
@@ -471,9 +482,9 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
         horizon_text(options.horizon), number_text(std::floor(*chosen->trusted_up_to)));
   }
   ScalingFit fit = chosen->fit;
-  fit.quality = {points.size(),    r_squared(fit, points), chosen->loo_pct,
-                 chosen->max_error_pct, std::move(selection), options.noise_pct,
-                 within_noise,     chosen->trusted_up_to};
+  fit.quality = {points.size(),         r_squared(fit, points), chosen->loo_pct,
+                 chosen->max_error_pct, std::move(selection),   options.noise_pct,
+                 within_noise,          chosen->trusted_up_to};
   return fit;
 }
 

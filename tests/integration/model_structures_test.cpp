@@ -83,10 +83,19 @@ void expect_structure(const StructureCase& c, const Modelled& m) {
   expect_holdout_exact(m.held, loop, c.loop_share);
 
   const CommandResult generated =
-      run_command({p3s_bin(), "generate", (m.work / "app.slt").string(), "-n",
-                   std::to_string(big), "-o", (m.work / "st4np").string()});
+      run_command({p3s_bin(), "generate", (m.work / "app.slt").string(), "-n", std::to_string(big),
+                   "-o", (m.work / "st4np").string()});
   EXPECT_EQ(generated.exit_code, 0) << generated.output;
   EXPECT_NE(generated.output.find("consistent"), std::string::npos) << generated.output;
+}
+
+// A group's fit and the points it was fitted to, for a failure message.
+std::string group_text(const model::InstructionGroup& group) {
+  std::string text = group.per_rank_ns.equation() + " from";
+  for (const model::ComputePoint& p : group.points) {
+    text += " (" + std::to_string(p.n) + ", " + std::to_string(p.cpu_ns) + ")";
+  }
+  return text;
 }
 
 void check_structure(const StructureCase& c) {
@@ -154,7 +163,8 @@ TEST(ModelStructures, ComputeImbalancedByARuleOfTheRank) {
   EXPECT_EQ(compute.groups[1].residues, (std::vector<std::int64_t>{3}));
   const double heavy = compute.groups[1].per_rank_ns.at(192);
   const double light = compute.groups[0].per_rank_ns.at(192);
-  EXPECT_GT(heavy, 2 * light) << heavy << " vs " << light;
+  EXPECT_GT(heavy, 2 * light) << "heavy " << group_text(compute.groups[1]) << "\nlight "
+                              << group_text(compute.groups[0]);
 }
 
 }  // namespace
