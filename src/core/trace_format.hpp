@@ -32,6 +32,8 @@ void append_comm(std::string& out, const Communicator& comm);
 void append_event(std::string& out, const Event& event, int counter_count);
 void append_request(std::string& out, const RequestRecord& request);
 void append_end(std::string& out, TraceEnd end, int signal, std::int64_t event_count);
+// A whole trace as its file holds it (a truncated trace gets no end line).
+std::string rank_trace_text(const RankTrace& trace);
 
 struct ReadOptions {
   // Accept a trace cut short (no end line, or a partial last line) and mark it Truncated
