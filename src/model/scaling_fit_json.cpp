@@ -2,6 +2,7 @@
 // Doubles are written with enough digits to read back bit for bit.
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.hpp"
 #include "model/scaling_fit.hpp"
 
 namespace p3s::model {
@@ -45,21 +46,22 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
   fit = ScalingFit{};
   fit.form = scaling_form_from_name(in.at("form").get<std::string>());
   if (fit.form == ScalingForm::Displacement) fit.family = in.at("family").get<ProcessCountFamily>();
-  fit.constant = in.at("constant").get<double>();
+  // Finite numbers (JSON has no others, but a value may not fit a double or an int).
+  fit.constant = core::json_number(in.at("constant"));
   for (const nlohmann::json& t : in.at("terms")) {
     FittedTerm term;
-    term.coefficient = t.at("coefficient").get<double>();
+    term.coefficient = core::json_number(t.at("coefficient"));
     term.term.variable = variable_from_name(t.at("variable").get<std::string>());
-    term.term.exponent = t.at("exponent").get<double>();
-    term.term.log2_power = t.at("log2_power").get<int>();
+    term.term.exponent = core::json_number(t.at("exponent"));
+    term.term.log2_power = static_cast<int>(core::json_integer(t.at("log2_power"), 0, 8));
     fit.terms.push_back(term);
   }
   const nlohmann::json& q = in.at("quality");
-  fit.quality.points = q.at("points").get<std::size_t>();
-  fit.quality.r_squared = q.at("r_squared").get<double>();
+  fit.quality.points = static_cast<std::size_t>(core::json_integer(q.at("points"), 0));
+  fit.quality.r_squared = core::json_number(q.at("r_squared"));
   if (!q.at("loo_error_pct").is_null())
-    fit.quality.loo_error_pct = q["loo_error_pct"].get<double>();
-  fit.quality.max_error_pct = q.at("max_error_pct").get<double>();
+    fit.quality.loo_error_pct = core::json_number(q["loo_error_pct"], 0);
+  fit.quality.max_error_pct = core::json_number(q.at("max_error_pct"), 0);
   fit.quality.selection = q.at("selection").get<std::string>();
 }
 

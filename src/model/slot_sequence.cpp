@@ -5,13 +5,18 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/checked_math.hpp"
+
 namespace p3s::model {
 
 std::optional<std::int64_t> SlotLayout::slots_at(std::int64_t n) const {
   if (!block) return templates;
   const std::optional<std::int64_t> count = block->count.try_at(n);
   if (!count || *count < 0) return std::nullopt;
-  return templates - block->period + *count * block->period;
+  // Checked: the count comes from a file, and a slot count beyond 64 bits is no count.
+  const std::optional<std::int64_t> repeated = core::checked_mul(*count, block->period);
+  if (!repeated) return std::nullopt;
+  return core::checked_add(templates - block->period, *repeated);
 }
 
 SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {

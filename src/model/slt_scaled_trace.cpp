@@ -105,6 +105,12 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
       slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
       slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
       slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
+      // A rooted collective whose root rule leaves 0..N-1 at N has no root to replay.
+      if (model.rooted && (slot.root(0) == kNoPeer || slot.root(nprocs - 1) == kNoPeer)) {
+        throw std::domain_error(fmt::format("slot {} ({}): its root is outside 0..{} at N = {}",
+                                            slot_index, core::op_name(model.op), nprocs - 1,
+                                            nprocs));
+      }
       slot.bytes = bytes_at(model.bytes, nprocs);
       slot.rbytes = bytes_at(model.rbytes, nprocs);
       inst.slots.push_back(std::move(slot));
@@ -145,6 +151,11 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
   double unplaced = 0;
   const std::size_t first_out = out.size();
   for (std::int32_t s : sequence) {
+    // The SLT reader checks slot orders; a model built otherwise must not read past its slots.
+    if (s < 0 || static_cast<std::size_t>(s) >= inst.slots.size()) {
+      throw std::out_of_range(
+          fmt::format("{}: its slot order names slot {}, which does not exist", model.name, s));
+    }
     const InstantiatedSlot& slot = inst.slots[static_cast<std::size_t>(s)];
     const SlotModel& m = *slot.model;
     core::Event e;
