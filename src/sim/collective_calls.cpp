@@ -65,6 +65,7 @@ void CollectiveCalls::run(const Step& s) {
   const bool rooted = core::is_rooted(s.op);
   const int root = rooted ? comms_.rank_in(s.comm, s.root) : 0;
   const std::int64_t both = std::max(s.bytes, s.rbytes);
+  check_per_peer_volume(s, size);
   // Collectives record totals; what one rank gives or gets per peer is assumed even.
   const int per_peer_send = count(s.bytes / size);
   const int per_peer_recv = count(s.rbytes / size);

@@ -38,7 +38,8 @@ bool natural_less(const std::string& a, const std::string& b) {
 
 std::vector<int> place_ranks(int nprocs, int hosts, int ranks_per_host, Mapping mapping) {
   if (ranks_per_host < 1) throw std::invalid_argument("ranks per host must be at least 1");
-  const int used = (nprocs + ranks_per_host - 1) / ranks_per_host;
+  // Rounded up without nprocs + ranks_per_host - 1, which overflows for a huge ranks_per_host.
+  const int used = nprocs / ranks_per_host + (nprocs % ranks_per_host != 0 ? 1 : 0);
   if (used > hosts) {
     throw std::invalid_argument(
         std::to_string(nprocs) + " ranks at " + std::to_string(ranks_per_host) + " per host need " +
