@@ -142,7 +142,8 @@ void read_json_document(const std::string& file, const std::string& text,
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number no double holds (1e400).
     throw FormatError(file, 0, "not valid JSON: " + json_message(e));
   }
   read_json_value(file, root, read);
