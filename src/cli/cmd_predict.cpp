@@ -11,7 +11,6 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <ranges>
 #include <set>
 
 #include "cli/commands.hpp"
@@ -234,11 +233,12 @@ int run_predict(const Args& args) {
     };
     const sim::SimResult result = sim::simulate(*trace, options);
     if (!(result.pet > 0) || !std::isfinite(result.pet)) {
-      prediction.warnings.push_back(fmt::format(
-          "N = {} not predicted: the simulation gives PET = {} (the phases' weights at N: {})", n,
-          result.pet,
-          fmt::join(trace->phases() | std::views::transform([](const auto& p) { return p.weight; }),
-                    ", ")));
+      std::vector<double> weights;
+      for (const core::ScaledPhase& p : trace->phases()) weights.push_back(p.weight);
+      prediction.warnings.push_back(
+          fmt::format("N = {} not predicted: the simulation gives PET = {} (the phases' weights "
+                      "at N: {})",
+                      n, result.pet, fmt::join(weights, ", ")));
       progress(fmt::format("{} refused: PET = {}", where, result.pet));
       continue;
     }
