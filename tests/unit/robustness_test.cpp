@@ -10,12 +10,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/format_error.hpp"
@@ -37,51 +41,60 @@ using nlohmann::json;
 // What a reader did with a case.
 enum class Verdict { Clean, Accepted, Escaped };
 
-std::string verdict_name(Verdict v, const std::string& detail) {
-  switch (v) {
-    case Verdict::Clean:
-      return "clean";
-    case Verdict::Accepted:
-      return "ACCEPTED";
-    case Verdict::Escaped:
-      break;
+// One bad input: `read` hands it to a reader, which must refuse it with core::FormatError
+// whose message holds `names` (the file), or with the stage's documented exception
+// (std::domain_error for an N an SLT cannot give, std::invalid_argument for platform options).
+struct Case {
+  std::string parser;
+  std::string name;
+  std::function<void()> read;
+  std::string names;
+};
+
+std::string test_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string out = info.param.parser + "_" + info.param.name;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
-  return "ESCAPED(" + detail + ")";
+  return out;
 }
 
-// Runs `read`; the exceptions in `clean` count as clean refusals, any other escaping exception
-// is reported by name, and no exception means the bad input was accepted.
-template <typename Read>
-Verdict judge(const std::string& parser, const std::string& name, Read&& read,
-              std::string& message) {
+class Robustness : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Robustness, IsRefusedCleanly) {
+  const Case& c = GetParam();
   Verdict v = Verdict::Accepted;
-  std::string detail;
+  std::string message;
   try {
-    read();
+    c.read();
   } catch (const core::FormatError& e) {
     v = Verdict::Clean;
     message = e.what();
   } catch (const std::domain_error& e) {
-    // The SLT's documented refusal of an N (instantiation).
-    v = Verdict::Clean;
+    v = c.parser == "slt" ? Verdict::Clean : Verdict::Escaped;
     message = e.what();
   } catch (const std::invalid_argument& e) {
-    // The platform writer's documented refusal.
-    v = parser == "platform" ? Verdict::Clean : Verdict::Escaped;
+    v = c.parser == "platform" ? Verdict::Clean : Verdict::Escaped;
     message = e.what();
-    detail = "invalid_argument: " + message;
   } catch (const std::exception& e) {
     v = Verdict::Escaped;
-    detail = e.what();
+    message = e.what();
   }
-  std::cout << "robustness: " << parser << " " << name << " " << verdict_name(v, detail) << "\n";
-  return v;
+  const char* verdict = v == Verdict::Clean      ? "clean"
+                        : v == Verdict::Accepted ? "ACCEPTED"
+                                                 : "ESCAPED";
+  std::cout << "robustness: " << c.parser << " " << c.name << " " << verdict << ": " << message
+            << "\n";
+  EXPECT_EQ(v, Verdict::Clean) << message;
+  if (v == Verdict::Clean) {
+    EXPECT_NE(message.find(c.names), std::string::npos) << message;
+  }
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << "case does not apply: '" << from << "'";
-  if (at != std::string::npos) text.replace(at, from.size(), to);
+  if (at == std::string::npos) throw std::logic_error("case does not apply: '" + from + "'");
+  text.replace(at, from.size(), to);
   return text;
 }
 
@@ -96,16 +109,23 @@ fs::path seeds() {
   return fs::path(P3S_SOURCE_DIR) / "fuzz" / "seeds";
 }
 
-class Scratch : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("p3s-robustness-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+// A fresh directory for one case, under one for the process that goes when it ends.
+fs::path scratch_root() {
+  return fs::temp_directory_path() / ("p3s-robustness-" + std::to_string(::getpid()));
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = scratch_root() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(scratch_root()); }
 };
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
 
 // ---- rank traces ------------------------------------------------------------------------------
 
@@ -129,18 +149,12 @@ const std::string kTrace =
     "finalize 1100 1100 5 -1 -1 0 -1 -1 0 0 -1 -1\n"
     "end complete 6\n";
 
-struct TextCase {
-  std::string name;
-  std::string from;
-  std::string to;
-};
-
-TEST(Robustness, TheValidTraceReads) {
+TEST(RobustnessInputs, TheValidTraceReads) {
   EXPECT_EQ(core::parse_rank_trace(kTrace, "t").events.size(), 6u);
 }
 
-TEST(Robustness, RankTraceFaultsAreRefused) {
-  const std::vector<TextCase> cases = {
+std::vector<Case> rank_trace_cases() {
+  const std::vector<std::array<std::string, 3>> edits = {
       {"comm-range-to-int32-max", "comm 1 1 0\n", "comm 1 1 0\ncomm 2 1 2147483647-2147483647\n"},
       {"comm-range-of-2^31-ranks", "comm 1 1 0\n", "comm 1 1 0\ncomm 2 2147483647 0-2147483646\n"},
       {"bytes-near-2^63", "isend 300 400 60 1 0 128", "isend 300 400 60 1 0 9223372036854775000"},
@@ -164,24 +178,17 @@ TEST(Robustness, RankTraceFaultsAreRefused) {
       {"negative-request-id", "= 1 s 1 0 128", "= -3 s 1 0 128"},
       {"negative-communicator-id", "comm 1 1 0\n", "comm 1 1 0\ncomm -4 1 0\n"},
   };
-  for (const TextCase& c : cases) {
-    const std::string text = replaced(kTrace, c.from, c.to);
-    std::string message;
-    EXPECT_EQ(judge(
-                  "rank-trace", c.name, [&] { core::parse_rank_trace(text, "bad.p3st"); }, message),
-              Verdict::Clean)
-        << c.name;
-    EXPECT_NE(message.find("bad.p3st:"), std::string::npos) << c.name << ": " << message;
+  std::vector<Case> cases;
+  for (const auto& [name, from, to] : edits) {
+    const std::string text = replaced(kTrace, from, to);
+    cases.push_back(
+        {"rank-trace", name, [text] { core::parse_rank_trace(text, "bad.p3st"); }, "bad.p3st:"});
   }
+  cases.push_back({"rank-trace", "a-directory", [] { core::read_rank_trace(scratch("trace-dir")); },
+                   "trace-dir"});
+  return cases;
 }
-
-TEST_F(Scratch, ADirectoryWhereATraceIsExpectedIsNamed) {
-  std::string message;
-  EXPECT_EQ(judge(
-                "rank-trace", "a-directory", [&] { core::read_rank_trace(dir_); }, message),
-            Verdict::Clean);
-  EXPECT_NE(message.find(dir_.string()), std::string::npos) << message;
-}
+INSTANTIATE_TEST_SUITE_P(RankTrace, Robustness, ::testing::ValuesIn(rank_trace_cases()), test_name);
 
 // ---- run.json ---------------------------------------------------------------------------------
 
@@ -191,19 +198,19 @@ const json kRun = json::parse(R"({
   "date": "2026-11-24T20:29:55Z", "exit_code": 0, "format": "p3s-run 1", "host": "vm",
   "nprocs": 4, "source": "p3s-trace", "wall_seconds": 0.5, "workload": null})");
 
-struct JsonCase {
-  std::string name;
-  std::string pointer;  // the value to replace ("" removes nothing)
-  json value;
-};
-
-json edited(json j, const JsonCase& c) {
-  j[json::json_pointer(c.pointer)] = c.value;
+json edited(json j, const std::string& pointer, const json& value) {
+  j[json::json_pointer(pointer)] = value;
   return j;
 }
 
-TEST_F(Scratch, RunJsonFaultsAreRefused) {
-  const std::vector<JsonCase> cases = {
+TEST(RobustnessInputs, AValidRunJsonReads) {
+  const fs::path dir = scratch("valid-run");
+  std::ofstream(dir / "run.json") << kRun.dump(2);
+  EXPECT_EQ(core::read_run_info(dir).nprocs, 4);
+}
+
+std::vector<Case> run_json_cases() {
+  const std::vector<std::tuple<std::string, std::string, json>> edits = {
       {"nprocs-4.7", "/nprocs", 4.7},
       {"nprocs-as-text", "/nprocs", "4"},
       {"nprocs-2^40", "/nprocs", std::int64_t{1} << 40},
@@ -217,51 +224,51 @@ TEST_F(Scratch, RunJsonFaultsAreRefused) {
       {"unknown-source", "/source", "somewhere"},
       {"complete-as-number", "/complete", 1},
   };
-  for (const JsonCase& c : cases) {
-    std::ofstream(dir_ / "run.json") << edited(kRun, c).dump(2);
-    std::string message;
-    EXPECT_EQ(judge(
-                  "run.json", c.name, [&] { core::read_run_info(dir_); }, message),
-              Verdict::Clean)
-        << c.name;
+  std::vector<Case> cases;
+  for (const auto& [name, pointer, value] : edits) {
+    const std::string text = edited(kRun, pointer, value).dump(2);
+    cases.push_back({"run.json", name,
+                     [text, name] {
+                       const fs::path dir = scratch("run-" + name);
+                       std::ofstream(dir / "run.json") << text;
+                       core::read_run_info(dir);
+                     },
+                     "run.json"});
   }
-  fs::remove(dir_ / "run.json");
-  fs::create_directory(dir_ / "run.json");
-  std::string message;
-  EXPECT_EQ(judge(
-                "run.json", "a-directory", [&] { core::read_run_info(dir_); }, message),
-            Verdict::Clean);
-  EXPECT_NE(message.find("run.json"), std::string::npos) << message;
+  cases.push_back({"run.json", "a-directory",
+                   [] {
+                     const fs::path dir = scratch("run-dir");
+                     fs::create_directory(dir / "run.json");
+                     core::read_run_info(dir);
+                   },
+                   "run.json"});
+  cases.push_back({"run.json", "written-on-a-full-disk",
+                   [] {
+                     // A full disk shows when the file is closed: not an empty run.json.
+                     const fs::path dir = scratch("run-full");
+                     fs::create_symlink("/dev/full", dir / "run.json");
+                     core::RunInfo info;
+                     info.nprocs = 2;
+                     try {
+                       core::write_run_info(dir, info);
+                     } catch (const std::exception& e) {
+                       throw core::FormatError((dir / "run.json").string(), 0, e.what());
+                     }
+                   },
+                   "run.json"});
+  return cases;
 }
-
-TEST_F(Scratch, ReadingAValidRunJsonStillWorks) {
-  std::ofstream(dir_ / "run.json") << kRun.dump(2);
-  EXPECT_EQ(core::read_run_info(dir_).nprocs, 4);
-}
-
-// A full disk shows when the file is closed: run.json must not be left empty without an error.
-TEST_F(Scratch, RunJsonOnAFullDiskIsAnError) {
-  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
-  fs::create_symlink("/dev/full", dir_ / "run.json");
-  core::RunInfo info;
-  info.nprocs = 2;
-  bool failed = false;
-  try {
-    core::write_run_info(dir_, info);
-  } catch (const std::exception& e) {
-    failed = true;
-    EXPECT_NE(std::string(e.what()).find("run.json"), std::string::npos) << e.what();
-  }
-  std::cout << "robustness: run.json full-disk-write " << (failed ? "clean" : "ACCEPTED") << "\n";
-  EXPECT_TRUE(failed) << "writing run.json on a full disk reported no error";
-}
+INSTANTIATE_TEST_SUITE_P(RunJson, Robustness, ::testing::ValuesIn(run_json_cases()), test_name);
 
 // ---- signature.json ---------------------------------------------------------------------------
 
-TEST(Robustness, SignatureJsonFaultsAreRefused) {
+TEST(RobustnessInputs, TheSignatureSeedReads) {
   const json base = json::parse(read_file(seeds() / "fuzz_signature_json" / "ring-2.json"));
-  ASSERT_NO_THROW(signature::signature_from_json(base, "valid"));
-  const std::vector<JsonCase> cases = {
+  EXPECT_NO_THROW(signature::signature_from_json(base, "valid"));
+}
+
+std::vector<Case> signature_cases() {
+  const std::vector<std::tuple<std::string, std::string, json>> edits = {
       {"comms-0-2147483646", "/ranks/0/comms/1", "0-2147483646"},
       {"comms-2147483647", "/ranks/0/comms/1", "2147483647-2147483647"},
       {"comms-duplicate-member", "/ranks/0/comms/0", "0,0"},
@@ -273,25 +280,29 @@ TEST(Robustness, SignatureJsonFaultsAreRefused) {
       {"aet-1e300-seconds", "/aet_seconds", 1e300},
       {"phase-weight-2.5", "/ranks/0/phases/0/weight", 2.5},
       {"phase-weight-as-text", "/ranks/0/phases/0/weight", "3"},
-      {"run-workload-infinite", "/run/workload", json{{"label", "grid"}, {"size", nullptr}}},
+      {"run-workload-without-size", "/run/workload", json{{"label", "grid"}, {"size", nullptr}}},
       {"negative-run-seconds", "/ranks/0/run_seconds", -4},
   };
-  for (const JsonCase& c : cases) {
-    const json j = edited(base, c);
-    std::string message;
-    EXPECT_EQ(judge(
-                  "signature.json", c.name, [&] { signature::signature_from_json(j, "bad.json"); },
-                  message),
-              Verdict::Clean)
-        << c.name;
+  std::vector<Case> cases;
+  for (const auto& [name, pointer, value] : edits) {
+    cases.push_back({"signature.json", name,
+                     [pointer, value] {
+                       const json base =
+                           json::parse(read_file(seeds() / "fuzz_signature_json" / "ring-2.json"));
+                       signature::signature_from_json(edited(base, pointer, value), "bad.json");
+                     },
+                     "bad.json"});
   }
+  return cases;
 }
+INSTANTIATE_TEST_SUITE_P(SignatureJson, Robustness, ::testing::ValuesIn(signature_cases()),
+                         test_name);
 
 // ---- SLT --------------------------------------------------------------------------------------
 
-// The case's SLT read, then instantiated at N = 4 and 8 with every rank's events and the
-// consistency check, as generate does: a refusal must come as FormatError (reading) or
-// std::domain_error (an N the model cannot give).
+// The SLT read, then instantiated at N = 4 and 8 with every rank's events and the consistency
+// check, as generate does: a refusal must come as FormatError (reading) or std::domain_error
+// (an N the model cannot give, an inconsistent ST4NP).
 void read_and_instantiate(const json& j) {
   const model::Slt slt = model::slt_from_json(j, "bad.slt");
   for (const int n : {4, 8}) {
@@ -310,101 +321,98 @@ void read_and_instantiate(const json& j) {
         }
       }
     }
-    // generate refuses an inconsistent ST4NP, by name.
     const model::ConsistencyReport report = model::check_consistency(trace);
     if (!report.consistent()) throw std::domain_error(report.problems.front());
   }
 }
 
-TEST(Robustness, SltFaultsAreRefused) {
-  const json base = json::parse(read_file(seeds() / "fuzz_slt" / "ring.slt"));
-  ASSERT_NO_THROW(read_and_instantiate(base));
+json ring_slt() {
+  return json::parse(read_file(seeds() / "fuzz_slt" / "ring.slt"));
+}
+
+TEST(RobustnessInputs, TheSltSeedInstantiates) {
+  const json base = ring_slt();
   // The ring's main phase (a send and a receive on a ring) and its last one (a reduce to 0).
   ASSERT_EQ(base.at("phases").size(), 2u);
-  json no_slot = base;
-  no_slot["phases"][0]["slots"].erase(no_slot["phases"][0]["slots"].size() - 1);
-  json big_coefficient = base;
-  big_coefficient["phases"][0]["dst"]["model"]["rules"][0]["distance"]["terms"] =
-      json::array({{{"coefficient", INT64_MAX}, {"basis", "n"}}});
-  const std::vector<std::pair<std::string, json>> cases = {
-      {"order-names-a-missing-slot", edited(base, {"", "/phases/0/order/variants/0/0", 99})},
-      {"a-deleted-slot", no_slot},
-      {"shift-distance-int64-max",
-       edited(base, {"", "/phases/0/dst/model/rules/0/distance/constant", INT64_MAX})},
-      {"formula-coefficient-int64-max", big_coefficient},
-      {"negative-slot-shares", edited(base, {"", "/compute/phases/0/slot_shares/0", -5})},
-      {"root-outside-the-ranks",
-       edited(base, {"", "/phases/1/root/model/rules/0/peer/constant", 100})},
-      {"compute-modulus-2^62",
-       edited(base, {"", "/compute/phases/0/groups/0/modulus", std::int64_t{1} << 62})},
-      {"runs-4.7", edited(base, {"", "/runs/0", 4.7})},
-      {"slot-tag-4.5", edited(base, {"", "/phases/0/slots/0/tag", 4.5})},
-      {"reduce-slot-that-sends", edited(base, {"", "/phases/1/slots/0/sends", true})},
-      {"coverage-share-7", edited(base, {"", "/coverage/0/modelled", 7})},
-  };
-  for (const auto& [name, j] : cases) {
-    std::string message;
-    EXPECT_EQ(judge(
-                  "slt", name, [&] { read_and_instantiate(j); }, message),
-              Verdict::Clean)
-        << name;
-  }
+  EXPECT_NO_THROW(read_and_instantiate(base));
 }
+
+std::vector<Case> slt_cases() {
+  const std::vector<std::tuple<std::string, std::string, json>> edits = {
+      {"order-names-a-missing-slot", "/phases/0/order/variants/0/0", 99},
+      {"shift-distance-int64-max", "/phases/0/dst/model/rules/0/distance/constant", INT64_MAX},
+      {"formula-coefficient-int64-max", "/phases/0/dst/model/rules/0/distance/terms",
+       json::array({{{"coefficient", INT64_MAX}, {"basis", "n"}}})},
+      {"negative-slot-shares", "/compute/phases/0/slot_shares/0", -5},
+      {"root-outside-the-ranks", "/phases/1/root/model/rules/0/peer/constant", 100},
+      {"compute-modulus-2^62", "/compute/phases/0/groups/0/modulus", std::int64_t{1} << 62},
+      {"runs-4.7", "/runs/0", 4.7},
+      {"slot-tag-4.5", "/phases/0/slots/0/tag", 4.5},
+      {"reduce-slot-that-sends", "/phases/1/slots/0/sends", true},
+      {"coverage-share-7", "/coverage/0/modelled", 7},
+  };
+  std::vector<Case> cases;
+  for (const auto& [name, pointer, value] : edits) {
+    cases.push_back({"slt", name,
+                     [pointer, value] { read_and_instantiate(edited(ring_slt(), pointer, value)); },
+                     ""});
+  }
+  cases.push_back({"slt", "a-deleted-slot",
+                   [] {
+                     json j = ring_slt();
+                     j["phases"][0]["slots"].erase(j["phases"][0]["slots"].size() - 1);
+                     read_and_instantiate(j);
+                   },
+                   ""});
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Slt, Robustness, ::testing::ValuesIn(slt_cases()), test_name);
 
 // ---- SimGrid TI traces ------------------------------------------------------------------------
 
-TEST_F(Scratch, TiImportFaultsAreRefused) {
-  // A two-rank SMPI trace: each rank computes, exchanges one message and finishes.
-  const std::string rank0 =
-      "0 init\n0 compute 2000\n0 send 1 0 16 0\n0 recv 1 0 16 0\n0 finalize\n";
-  const std::string rank1 =
-      "1 init\n1 compute 2000\n1 recv 0 0 16 0\n1 send 0 0 16 0\n1 finalize\n";
-  struct TiCase {
-    std::string name;
-    std::string rank0;
-  };
-  const std::vector<TiCase> cases = {
-      {"count-times-type-size-overflows",
-       replaced(rank0, "0 send 1 0 16 0", "0 send 1 0 4611686018427387904 0")},
-      {"count-beyond-int64",
-       replaced(rank0, "0 send 1 0 16 0", "0 send 1 0 92233720368547758070 0")},
-      {"clock-overflows", replaced(rank0, "0 compute 2000", "0 compute 9e22\n0 compute 9e22")},
-      {"negative-tag", replaced(rank0, "0 send 1 0 16 0", "0 send 1 -5 16 0")},
-  };
-  const auto valid = [&](const std::string& r0) {
-    std::ofstream(dir_ / "r1.txt") << r0;
-    std::ofstream(dir_ / "r2.txt") << rank1;
-    std::ofstream(dir_ / "trace.txt") << "r1.txt\nr2.txt\n";
-  };
-  valid(rank0);
-  ASSERT_NO_THROW(core::import_ti(dir_ / "trace.txt", {20000, std::nullopt, dir_}));
-  for (const TiCase& c : cases) {
-    valid(c.rank0);
-    std::string message;
-    EXPECT_EQ(judge(
-                  "ti", c.name,
-                  [&] {
-                    const core::TiImport import =
-                        core::import_ti(dir_ / "trace.txt", {20000, std::nullopt, dir_});
-                    // What was imported must read back as p3s traces.
-                    fs::create_directories(dir_ / "run");
-                    core::write_ti_import(dir_ / "run", import);
-                    core::read_run_rank(dir_ / "run", import.info, 0);
-                  },
-                  message),
-              Verdict::Clean)
-        << c.name;
-  }
+// A two-rank SMPI trace: each rank computes, exchanges one message and finishes.
+const std::string kTiRank0 =
+    "0 init\n0 compute 2000\n0 send 1 0 16 0\n0 recv 1 0 16 0\n0 finalize\n";
+const std::string kTiRank1 =
+    "1 init\n1 compute 2000\n1 recv 0 0 16 0\n1 send 0 0 16 0\n1 finalize\n";
+
+// Imports the trace with `rank0` as rank 0's file; what was imported must read back.
+void import_two_ranks(const std::string& name, const std::string& rank0) {
+  const fs::path dir = scratch("ti-" + name);
+  std::ofstream(dir / "r1.txt") << rank0;
+  std::ofstream(dir / "r2.txt") << kTiRank1;
+  std::ofstream(dir / "trace.txt") << "r1.txt\nr2.txt\n";
+  const core::TiImport import = core::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
+  fs::create_directories(dir / "run");
+  core::write_ti_import(dir / "run", import);
+  core::read_run_rank(dir / "run", import.info, 0);
 }
+
+TEST(RobustnessInputs, TheValidTiTraceImports) {
+  EXPECT_NO_THROW(import_two_ranks("valid", kTiRank0));
+}
+
+std::vector<Case> ti_cases() {
+  const std::vector<std::array<std::string, 3>> edits = {
+      {"count-times-type-size-overflows", "0 send 1 0 16 0", "0 send 1 0 4611686018427387904 0"},
+      {"count-beyond-int64", "0 send 1 0 16 0", "0 send 1 0 92233720368547758070 0"},
+      // Each compute is 7.5e18 ns at 20,000 flop/s, within int64; both are not.
+      {"clock-overflows", "0 compute 2000", "0 compute 1.5e14\n0 compute 1.5e14"},
+      {"negative-tag", "0 send 1 0 16 0", "0 send 1 -5 16 0"},
+  };
+  std::vector<Case> cases;
+  for (const auto& [name, from, to] : edits) {
+    const std::string rank0 = replaced(kTiRank0, from, to);
+    cases.push_back({"ti", name, [name, rank0] { import_two_ranks(name, rank0); }, "r1.txt"});
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(TiImport, Robustness, ::testing::ValuesIn(ti_cases()), test_name);
 
 // ---- platform options -------------------------------------------------------------------------
 
-TEST(Robustness, PlatformFaultsAreRefused) {
-  struct PlatformCase {
-    std::string name;
-    void (*edit)(sim::PlatformSpec&);
-  };
-  const std::vector<PlatformCase> cases = {
+std::vector<Case> platform_cases() {
+  const std::vector<std::pair<std::string, std::function<void(sim::PlatformSpec&)>>> edits = {
       {"negative-bandwidth", [](sim::PlatformSpec& s) { s.bandwidth = "-5Gbps"; }},
       {"zero-bandwidth", [](sim::PlatformSpec& s) { s.bandwidth = "0Gbps"; }},
       {"negative-latency", [](sim::PlatformSpec& s) { s.latency = "-1us"; }},
@@ -421,21 +429,23 @@ TEST(Robustness, PlatformFaultsAreRefused) {
          s.topology = sim::Topology::Dragonfly;
        }},
   };
-  for (const PlatformCase& c : cases) {
-    sim::PlatformSpec spec;
-    c.edit(spec);
-    std::string message;
-    EXPECT_EQ(judge(
-                  "platform", c.name, [&] { sim::platform_xml(spec); }, message),
-              Verdict::Clean)
-        << c.name;
+  std::vector<Case> cases;
+  for (const auto& [name, edit] : edits) {
+    cases.push_back({"platform", name,
+                     [edit] {
+                       sim::PlatformSpec spec;
+                       edit(spec);
+                       sim::platform_xml(spec);
+                     },
+                     ""});
   }
+  return cases;
 }
+INSTANTIATE_TEST_SUITE_P(Platform, Robustness, ::testing::ValuesIn(platform_cases()), test_name);
 
 // --ranks-per-host 2147483647 overflowed in placement (undefined behaviour, then a wrong host).
-TEST(Robustness, PlacementOfHugeRanksPerHost) {
-  const std::vector<int> hosts = sim::place_ranks(8, 4, INT32_MAX, sim::Mapping::Block);
-  EXPECT_EQ(hosts, std::vector<int>(8, 0));
+TEST(RobustnessInputs, PlacementOfHugeRanksPerHost) {
+  EXPECT_EQ(sim::place_ranks(8, 4, INT32_MAX, sim::Mapping::Block), std::vector<int>(8, 0));
   EXPECT_EQ(sim::place_ranks(8, 4, INT32_MAX, sim::Mapping::Cyclic), std::vector<int>(8, 0));
 }
 
