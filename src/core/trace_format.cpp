@@ -283,8 +283,12 @@ class Parser {
     for (std::size_t i = 13; i < n; ++i)
       e.counters[i - 13] = to_int_in(f[i], "counter", -1, INT64_MAX);  // -1: not read
     if (e.t_end < e.t_start) fail("event ends before it starts");
-    if (!trace_.events.empty() && e.t_start < trace_.events.back().t_end)
-      fail("event starts before the previous one ended");
+    const std::int64_t previous_end = trace_.events.empty() ? 0 : trace_.events.back().t_end;
+    if (e.t_start < previous_end) fail("event starts before the previous one ended");
+    // One thread's CPU time cannot exceed the wall time it ran in (the tracer clamps to it).
+    if (e.burst_cpu > e.t_start - previous_end)
+      fail("burst cpu time " + std::to_string(e.burst_cpu) + " exceeds the burst's wall time " +
+           std::to_string(e.t_start - previous_end));
     check_peer(e.dst, "destination", kNone);
     check_peer(e.src, "source", kAnySource);
     check_peer(e.root, "root", kNone);

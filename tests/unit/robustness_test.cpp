@@ -160,6 +160,7 @@ std::vector<Case> rank_trace_cases() {
       {"bytes-near-2^63", "isend 300 400 60 1 0 128", "isend 300 400 60 1 0 9223372036854775000"},
       {"negative-request-bytes", "= 0 r 3 0 128", "= 0 r 3 0 -5"},
       {"negative-times", "irecv 100 200", "irecv -300 -200"},
+      {"burst-cpu-beyond-its-wall-time", "irecv 100 200 50", "irecv 100 200 150"},
       {"negative-cpu-min-ns", "cpu_min_ns=2000", "cpu_min_ns=-7"},
       {"negative-start-time", "start_unix_ns 1795867200000000000", "start_unix_ns -1"},
       {"end-signal-minus-9", "end complete 6", "end signal -9 6"},
