@@ -226,8 +226,10 @@ std::vector<Case> run_json_cases() {
       {"complete-as-number", "/complete", 1},
   };
   std::vector<Case> cases;
-  for (const auto& [name, pointer, value] : edits) {
-    const std::string text = edited(kRun, pointer, value).dump(2);
+  for (const auto& edit : edits) {
+    // Named copies: lambdas cannot capture structured bindings before clang 16.
+    const std::string name = std::get<0>(edit);
+    const std::string text = edited(kRun, std::get<1>(edit), std::get<2>(edit)).dump(2);
     cases.push_back({"run.json", name,
                      [text, name] {
                        const fs::path dir = scratch("run-" + name);
@@ -285,8 +287,10 @@ std::vector<Case> signature_cases() {
       {"negative-run-seconds", "/ranks/0/run_seconds", -4},
   };
   std::vector<Case> cases;
-  for (const auto& [name, pointer, value] : edits) {
-    cases.push_back({"signature.json", name,
+  for (const auto& edit : edits) {
+    const std::string pointer = std::get<1>(edit);
+    const json value = std::get<2>(edit);
+    cases.push_back({"signature.json", std::get<0>(edit),
                      [pointer, value] {
                        const json base =
                            json::parse(read_file(seeds() / "fuzz_signature_json" / "ring-2.json"));
@@ -353,8 +357,10 @@ std::vector<Case> slt_cases() {
       {"coverage-share-7", "/coverage/0/modelled", 7},
   };
   std::vector<Case> cases;
-  for (const auto& [name, pointer, value] : edits) {
-    cases.push_back({"slt", name,
+  for (const auto& edit : edits) {
+    const std::string pointer = std::get<1>(edit);
+    const json value = std::get<2>(edit);
+    cases.push_back({"slt", std::get<0>(edit),
                      [pointer, value] { read_and_instantiate(edited(ring_slt(), pointer, value)); },
                      ""});
   }
@@ -402,8 +408,9 @@ std::vector<Case> ti_cases() {
       {"negative-tag", "0 send 1 0 16 0", "0 send 1 -5 16 0"},
   };
   std::vector<Case> cases;
-  for (const auto& [name, from, to] : edits) {
-    const std::string rank0 = replaced(kTiRank0, from, to);
+  for (const auto& edit : edits) {
+    const std::string name = edit[0];
+    const std::string rank0 = replaced(kTiRank0, edit[1], edit[2]);
     cases.push_back({"ti", name, [name, rank0] { import_two_ranks(name, rank0); }, "r1.txt"});
   }
   return cases;
@@ -431,8 +438,9 @@ std::vector<Case> platform_cases() {
        }},
   };
   std::vector<Case> cases;
-  for (const auto& [name, edit] : edits) {
-    cases.push_back({"platform", name,
+  for (const auto& named : edits) {
+    const std::function<void(sim::PlatformSpec&)> edit = named.second;
+    cases.push_back({"platform", named.first,
                      [edit] {
                        sim::PlatformSpec spec;
                        edit(spec);
