@@ -72,9 +72,11 @@ void json_require(bool ok, const json& j, const std::string& reason) {
 std::int64_t json_integer(const json& j, std::int64_t min, std::int64_t max) {
   const std::string range = fmt::format("an integer in {}..{}", min, max);
   if (j.is_number_unsigned()) {
+    // nlohmann reads every non-negative integer as unsigned: both bounds still apply.
     const auto value = j.get<std::uint64_t>();
-    json_require(value <= static_cast<std::uint64_t>(max), j,
-                 fmt::format("must be {}, not {}", range, value));
+    json_require(value <= static_cast<std::uint64_t>(max) &&
+                     (min <= 0 || value >= static_cast<std::uint64_t>(min)),
+                 j, fmt::format("must be {}, not {}", range, value));
     return static_cast<std::int64_t>(value);
   }
   json_require(j.is_number_integer(), j, fmt::format("must be {}, not {}", range, kind_of(j)));

@@ -213,6 +213,7 @@ TEST(RobustnessInputs, AValidRunJsonReads) {
 std::vector<Case> run_json_cases() {
   const std::vector<std::tuple<std::string, std::string, json>> edits = {
       {"nprocs-4.7", "/nprocs", 4.7},
+      {"nprocs-0", "/nprocs", 0},
       {"nprocs-as-text", "/nprocs", "4"},
       {"nprocs-2^40", "/nprocs", std::int64_t{1} << 40},
       {"nprocs-1e30", "/nprocs", 1e30},
@@ -282,6 +283,7 @@ std::vector<Case> signature_cases() {
       {"threshold-5", "/threshold", 5},
       {"aet-1e300-seconds", "/aet_seconds", 1e300},
       {"phase-weight-2.5", "/ranks/0/phases/0/weight", 2.5},
+      {"phase-weight-0", "/ranks/0/phases/0/weight", 0},
       {"phase-weight-as-text", "/ranks/0/phases/0/weight", "3"},
       {"run-workload-without-size", "/run/workload", json{{"label", "grid"}, {"size", nullptr}}},
       {"negative-run-seconds", "/ranks/0/run_seconds", -4},
@@ -345,6 +347,7 @@ TEST(RobustnessInputs, TheSltSeedInstantiates) {
 std::vector<Case> slt_cases() {
   const std::vector<std::tuple<std::string, std::string, json>> edits = {
       {"order-names-a-missing-slot", "/phases/0/order/variants/0/0", 99},
+      {"order-modulus-0", "/phases/0/order/modulus", 0},
       {"shift-distance-int64-max", "/phases/0/dst/model/rules/0/distance/constant", INT64_MAX},
       {"formula-coefficient-int64-max", "/phases/0/dst/model/rules/0/distance/terms",
        json::array({{{"coefficient", INT64_MAX}, {"basis", "n"}}})},
