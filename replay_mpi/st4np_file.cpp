@@ -64,8 +64,8 @@ St4npFile::St4npFile(const std::filesystem::path& file) {
     // The rank's lines become one rank trace for the strict parser, phases one after the other.
     std::string text = "p3s-trace 1\nrank " + std::to_string(r) + "\nnprocs " +
                        std::to_string(nprocs_) +
-                       "\nhost st4np\ncounters none\nclock wall=none cpu=none cpu_min_ns=0\n"
-                       "start_unix_ns 0\n";
+                       "\nhost st4np\ncounters none\nclock wall=" + core::kUntimedWallClock +
+                       " cpu=none cpu_min_ns=0\nstart_unix_ns 0\n";
     std::vector<std::size_t> counts;
     std::size_t events = 0;
     while (in.peek() != EOF) {

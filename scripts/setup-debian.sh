@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config gfortran clang-format
+  clang-14 libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
   libsimgrid-dev simgrid
   libpapi-dev papi-tools

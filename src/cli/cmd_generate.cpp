@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/progress_trace.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/st4np_writer.hpp"
@@ -73,7 +74,9 @@ int run_generate(const Args& args) {
   if (!trace) return 1;
 
   const auto [first, last] = ranks.empty() ? std::pair{0, nprocs - 1} : parse_range(ranks, nprocs);
-  const model::ConsistencyReport report = model::check_consistency(*trace);
+  ProgressTrace progress(*trace, "generate");
+  progress.set_step("checking consistency");
+  const model::ConsistencyReport report = model::check_consistency(progress);
   if (!report.consistent()) {
     fmt::print(stderr, "p3s generate: the ST4NP is INCONSISTENT ({} problems); nothing written:\n",
                report.problem_count);
@@ -85,8 +88,10 @@ int run_generate(const Args& args) {
   fs::create_directories(dir);
   const fs::path file = dir / "st4np.txt";
   {
+    progress.set_step("writing " + file.string());
     std::ofstream out(file);
-    model::write_st4np(*trace, out, first, last);
+    model::write_st4np(progress, out, first, last);
+    out.close();
     if (!out) throw std::runtime_error(fmt::format("error writing {}", file.string()));
   }
   fmt::print("ST4NP for N = {} (ranks {}-{}) written to {}\n", nprocs, first, last, file.string());

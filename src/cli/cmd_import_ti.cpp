@@ -53,6 +53,7 @@ int run_import_ti(const Args& args) {
   core::TiImport import = core::import_ti(list, options);
   // Only now, with the whole trace read and converted, is anything in DIR touched.
   fs::path dir = fs::absolute(out);
+  const RunDirLock lock(dir);
   prepare_run_dir(dir, vm.count("force") > 0);
   core::write_ti_import(dir, import);
   std::size_t events = 0;

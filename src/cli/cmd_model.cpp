@@ -91,6 +91,7 @@ int run_model(const Args& args) {
   std::string min_coverage = "90%";
   bool allow_partial = false;
   std::string scaling = "unknown";
+  bool allow_incomplete = false;
   desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
                                                  "run directories at different process counts")(
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
@@ -103,6 +104,8 @@ int run_model(const Args& args) {
       "the share of every training run's time that exactly modelled phases must explain")(
       "allow-partial", po::bool_switch(&allow_partial),
       "exit 0 even when a training run is covered less than --min-coverage")(
+      "allow-incomplete", po::bool_switch(&allow_incomplete),
+      "model runs whose ranks did not all finish (aborted, killed) instead of refusing them")(
       "output,o", po::value(&output)->default_value(output), "where to write the SLT")(
       "scaling", po::value(&scaling)->default_value(scaling),
       "weak (each process keeps its share of the work: compute per rank is constant, or grows "
@@ -113,7 +116,8 @@ int run_model(const Args& args) {
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s model RUN... [--measurable RUN...] [--holdout RUN] [-o app.slt]\n"
-      "                 [--scaling weak|strong] [--min-coverage 90%] [--allow-partial]\n\n"
+      "                 [--scaling weak|strong] [--min-coverage 90%] [--allow-partial]\n"
+      "                 [--allow-incomplete]\n\n"
       "Relates the phases of runs at different process counts by what they do (their\n"
       "calls, weights and order, the phases that take the time first) and models each\n"
       "phase's communication pattern, message volumes, weight and compute as functions\n"
@@ -127,7 +131,7 @@ int run_model(const Args& args) {
       "to the total work of the run (e.g. the number of grid points).\n\n",
       pos);
   if (!parsed) return 0;
-  if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
+  if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
   const double minimum = parse_share(min_coverage, "--min-coverage");
 
   ModelRequest request;
@@ -137,6 +141,7 @@ int run_model(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--scaling: {}", e.what()));
   }
+  request.allow_incomplete = allow_incomplete;
   for (const std::string& run : runs) request.training.push_back(signature_of(run));
   for (const std::string& run : measurable) request.measurable.push_back(signature_of(run));
   if (!holdout.empty()) request.holdout = signature_of(holdout);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -106,7 +107,7 @@ int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher;
   double threshold = 0.01;
-  bool carry = false, force = false;
+  bool carry = false, force = false, allow_incomplete = false;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")(
@@ -121,6 +122,8 @@ int run_predict(const Args& args) {
       "carry-nearest", po::bool_switch(&carry),
       "carry the largest run's pattern for phases that are not modelled")(
       "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
+      "allow-incomplete", po::bool_switch(&allow_incomplete),
+      "use runs whose ranks did not all finish (aborted, killed) instead of refusing them")(
       "scaling", po::value(&scaling)->default_value(scaling),
       "strong (same problem on more processes) or weak (fixed work per process): how speedup "
       "and efficiency are defined; given, it also narrows the compute model (p3s model "
@@ -139,7 +142,7 @@ int run_predict(const Args& args) {
       "prediction.json, scaling.svg (PET and speedup against N, with the traced runs and\n"
       "the ideal speedup), app.slt and sim-N.json per N.\n\n");
   if (!parsed) return 0;
-  if (threshold < 0 || threshold >= 1) throw UsageError("--threshold must be in [0, 1)");
+  if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
   if (scaling != "strong" && scaling != "weak") {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
@@ -157,6 +160,7 @@ int run_predict(const Args& args) {
   request.threshold = threshold;
   // Declared, the scaling also shapes the compute model; by default only the speedup's.
   if (!(*parsed)["scaling"].defaulted()) request.scaling = model::work_scaling_from_name(scaling);
+  request.allow_incomplete = allow_incomplete;
   std::set<std::int64_t> traced;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     progress(fmt::format("[signature {}/{}] {}", i + 1, runs.size(), runs[i]));
@@ -184,6 +188,16 @@ int run_predict(const Args& args) {
   progress(fmt::format("[model] {} runs at n = {}", runs.size(),
                        fmt::join(traced.begin(), traced.end(), ", ")));
   const model::Slt slt = build_model(request).slt;
+  if (slt.phases.empty()) {
+    // Nothing to simulate: every N would come out as PET = 0.
+    fmt::print(stderr,
+               "p3s predict: error: no phase of the training runs is relevant (weight x time at "
+               "least {} of a run), so there is nothing to predict. Runs imported from SMPI keep "
+               "only compute time (their MPI calls last 0 ns): a run that only communicates has "
+               "no time to judge relevance by.\n",
+               threshold);
+    return 1;
+  }
   prepare_report_dir(dir, force);
   model::write_slt(dir / "app.slt", slt);
   prediction.application = slt.application;
@@ -227,6 +241,16 @@ int run_predict(const Args& args) {
       progress(fmt::format("{}   {}", where, what));
     };
     const sim::SimResult result = sim::simulate(*trace, options);
+    if (!(result.pet > 0) || !std::isfinite(result.pet)) {
+      std::vector<double> weights;
+      for (const core::ScaledPhase& p : trace->phases()) weights.push_back(p.weight);
+      prediction.warnings.push_back(
+          fmt::format("N = {} not predicted: the simulation gives PET = {} (the phases' weights "
+                      "at N: {})",
+                      n, result.pet, fmt::join(weights, ", ")));
+      progress(fmt::format("{} refused: PET = {}", where, result.pet));
+      continue;
+    }
     report::write_text(
         dir / fmt::format("sim-{}.json", n),
         simulation_json(result, (dir / "app.slt").string(), trace->warnings()).dump(2) + "\n");

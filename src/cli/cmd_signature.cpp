@@ -18,6 +18,9 @@ namespace p3s::cli {
 namespace {
 namespace po = boost::program_options;
 
+// Threads beyond the cores only cost memory (one rank's trace each).
+constexpr int kMaxWorkers = 256;
+
 // Each rank's trace is a few large allocations freed before the next rank is read. By default
 // glibc returns them to the system and the next rank faults every page in again, which costs
 // as much as parsing; keeping them in the heap lets each worker reuse its memory. The peak
@@ -47,12 +50,16 @@ int run_signature(const Args& args) {
       "size-tolerance", po::value(&size_tolerance)->default_value(size_tolerance),
       "repetitions of the same calls are one phase when each call's message size differs by "
       "at most this share (50% or 0.5); data-dependent sizes within it are kept as a spread")(
-      "workers", po::value(&workers)->default_value(workers), "ranks analysed at once (threads)");
+      "workers", po::value(&workers)->default_value(workers), "ranks analysed at once (threads)")(
+      "accept-truncated",
+      "read ranks whose trace was cut short (a rank killed by SIGKILL) as far as they go, "
+      "instead of refusing the run");
   po::positional_options_description pos;
   pos.add("run", 1);
   const auto parsed = parse_options(
       args, desc,
-      "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--size-tolerance 50%]\n\n"
+      "usage: p3s signature RUN_DIR [-o FILE] [--threshold 1%] [--size-tolerance 50%]\n"
+      "                     [--accept-truncated]\n\n"
       "Cuts each rank's events into phases (the bodies of its most repeated loops and\n"
       "the stretches between them), weighs them by their repetitions, relates the ranks'\n"
       "phases by what they do, keeps the relevant ones, picks the representative rank and\n"
@@ -63,8 +70,11 @@ int run_signature(const Args& args) {
   signature::AnalysisOptions options;
   options.phases.threshold = parse_share(threshold, "--threshold");
   options.phases.size_tolerance = parse_share(size_tolerance, "--size-tolerance");
-  if (workers < 1) throw UsageError("--workers must be at least 1");
+  if (workers < 1 || workers > kMaxWorkers) {
+    throw UsageError("--workers must be 1 to " + std::to_string(kMaxWorkers));
+  }
   options.workers = workers;
+  options.read.allow_truncated = parsed->count("accept-truncated") > 0;
   keep_freed_memory();
 
   const signature::Signature sig = signature::analyse_run(dir, options);

@@ -3,9 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "cli/commands.hpp"
@@ -30,7 +34,12 @@ constexpr const char* kUsage =
     "P3S_TRACE_DIR.\n\n";
 
 fs::path tracer_library() {
-  if (const char* env = std::getenv("P3S_TRACE_LIB")) return env;
+  if (const char* env = std::getenv("P3S_TRACE_LIB")) {
+    if (!fs::is_regular_file(env)) {
+      throw UsageError(std::string("P3S_TRACE_LIB=") + env + " is not a file (the tracer library)");
+    }
+    return env;
+  }
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -42,13 +51,49 @@ fs::path tracer_library() {
   throw std::runtime_error("cannot find libp3s_trace.so (set P3S_TRACE_LIB to its path)");
 }
 
-// Runs the command with the tracer in its environment; returns its exit status.
+// The traced command's process, for the signal handlers: SIGINT and SIGTERM sent to p3s are
+// passed on to it (mpirun then stops its ranks), and p3s still describes what the ranks wrote.
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_signal = 0;
+
+void forward_signal(int signal) {
+  g_signal = signal;
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), signal);
+}
+
+// Installs forward_signal for SIGINT and SIGTERM while alive; restores the old handlers after.
+class SignalForwarding {
+ public:
+  SignalForwarding() {
+    struct sigaction action {};
+    action.sa_handler = forward_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: waitpid returns, and is called again
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &old_[i]);
+  }
+  SignalForwarding(const SignalForwarding&) = delete;
+  SignalForwarding& operator=(const SignalForwarding&) = delete;
+  ~SignalForwarding() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+    g_child = 0;
+  }
+
+ private:
+  static constexpr std::array<int, 2> kSignals = {SIGINT, SIGTERM};
+  std::array<struct sigaction, 2> old_{};
+};
+
+// Runs the command with the tracer in its environment; returns its exit status (128 + the
+// signal that ended it).
 int run_traced(const std::vector<std::string>& command, const fs::path& lib, const fs::path& out) {
   std::string preload = lib.string();
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+  const SignalForwarding forwarding;
   pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("P3S_TRACE_DIR", out.c_str(), 1);
     std::vector<char*> argv;
@@ -58,6 +103,9 @@ int run_traced(const std::vector<std::string>& command, const fs::path& lib, con
     fmt::print(stderr, "p3s trace: cannot run '{}': {}\n", command[0], std::strerror(errno));
     _exit(127);
   }
+  g_child = pid;
+  // A signal that came between fork and here has not been passed on yet.
+  if (g_signal != 0) kill(pid, g_signal);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
@@ -90,16 +138,35 @@ int run_trace(const Args& args) {
       "problem size of this run as LABEL=SIZE (e.g. grid=512); runs of one model with a smaller "
       "workload become measurable points")("force,f",
                                            "replace the traces of an earlier run in DIR");
-  const auto parsed = parse_options(options, desc, kUsage);
+  std::optional<po::variables_map> parsed;
+  try {
+    parsed = parse_options(options, desc, kUsage);
+  } catch (const po::too_many_positional_options_error&) {
+    // The first word that is neither an option nor the value of --out or --workload.
+    std::string word;
+    for (std::size_t i = 0; i < options.size() && word.empty(); ++i) {
+      const std::string& a = options[i];
+      if (a == "--out" || a == "-o" || a == "--workload" || a == "-w") {
+        ++i;
+      } else if (!a.starts_with("-")) {
+        word = a;
+      }
+    }
+    throw UsageError(
+        fmt::format("'{}' is not an option: put the command to trace after '--', as in\n"
+                    "  p3s trace --out DIR -- mpirun -np 4 ./app",
+                    word));
+  }
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
   if (command.empty()) throw UsageError("no command to trace: put it after '--'");
 
   core::RunInfo info;
   info.workload = parse_workload(workload);
+  const fs::path lib = tracer_library();
   fs::path dir = fs::absolute(out);
+  const RunDirLock lock(dir);
   prepare_run_dir(dir, vm.count("force") > 0);
-  fs::path lib = tracer_library();
 
   fmt::print(stderr, "p3s trace: running {} with the tracer, traces in {}\n", command[0],
              dir.string());
@@ -111,10 +178,26 @@ int run_trace(const Args& args) {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   info.host = host;
-  describe_traces(dir, info);
+  if (g_signal != 0) {
+    fmt::print(stderr, "p3s trace: stopped by signal {} ({}), passed on to {}\n",
+               static_cast<int>(g_signal), strsignal(g_signal), command[0]);
+  }
+  const TraceSummary traces = describe_traces(dir, info);
+  if (!traces.found) {
+    fmt::print(stderr, "p3s trace: error: no trace written in {} that can be read, so no run.json",
+               dir.string());
+    fmt::print(stderr, "{}\n",
+               info.exit_code == 0
+                   ? " (did the command run an MPI program built against Open "
+                     "MPI, dynamically linked?)"
+                   : fmt::format(" (the command exited with status {})", info.exit_code));
+    for (const std::string& p : traces.problems) fmt::print(stderr, "  {}\n", p);
+    return info.exit_code != 0 ? info.exit_code : 1;
+  }
   core::write_run_info(dir, info);
   fmt::print(stderr, "p3s trace: {} ranks, {:.2f} s, {} -> {}\n", info.nprocs, info.wall_seconds,
              info.complete ? "complete" : "INCOMPLETE", (dir / core::kRunInfoFile).string());
+  for (const std::string& p : traces.problems) fmt::print(stderr, "  {}\n", p);
   if (info.exit_code != 0) {
     fmt::print(stderr, "p3s trace: the traced command exited with status {}\n", info.exit_code);
     return info.exit_code;

@@ -1,5 +1,13 @@
 #include "cli/commands.hpp"
 
+#include <fmt/core.h>
+
+#include <boost/program_options/errors.hpp>
+#include <exception>
+#include <new>
+
+#include "core/format_error.hpp"
+
 namespace p3s::cli {
 
 const std::vector<Command>& commands() {
@@ -20,6 +28,39 @@ const std::vector<Command>& commands() {
        run_predict},
   };
   return all;
+}
+
+int run_command_line(const Args& all) {
+  if (all.empty()) {
+    fmt::print(stderr, "p3s: no command (see 'p3s --help')\n");
+    return 2;
+  }
+  for (const auto& c : commands()) {
+    if (c.name != all[0]) continue;
+    try {
+      return c.run(Args(all.begin() + 1, all.end()));
+    } catch (const UsageError& e) {
+      fmt::print(stderr, "p3s {}: {}\n(see 'p3s {} --help')\n", c.name, e.what(), c.name);
+      return 2;
+    } catch (const boost::program_options::error& e) {
+      fmt::print(stderr, "p3s {}: {}\n(see 'p3s {} --help')\n", c.name, e.what(), c.name);
+      return 2;
+    } catch (const core::FormatError& e) {
+      fmt::print(stderr, "p3s {}: error: {}\n", c.name, e.what());
+      return 1;
+    } catch (const std::bad_alloc&) {
+      fmt::print(stderr,
+                 "p3s {}: error: out of memory: what was asked needs more memory than this "
+                 "machine gave (a very large -n, or many large traces?)\n",
+                 c.name);
+      return 1;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "p3s {}: error: {}\n", c.name, e.what());
+      return 1;
+    }
+  }
+  fmt::print(stderr, "p3s: unknown command '{}' (see 'p3s --help')\n", all[0]);
+  return 2;
 }
 
 }  // namespace p3s::cli

@@ -38,4 +38,9 @@ int run_replay(const Args& args);
 // All subcommands, in the order `p3s --help` lists them.
 const std::vector<Command>& commands();
 
+// Runs the subcommand all[0] with the rest of `all`, and turns what it throws into a message on
+// stderr and an exit code: 2 for usage errors and unknown commands, 1 for bad input and
+// failures (out of memory included).
+int run_command_line(const Args& all);
+
 }  // namespace p3s::cli

@@ -3,11 +3,7 @@
 
 #include <cstdio>
 
-#include <boost/program_options/errors.hpp>
-#include <exception>
-
 #include "cli/commands.hpp"
-#include "core/format_error.hpp"
 
 namespace {
 
@@ -37,24 +33,5 @@ int main(int argc, char** argv) {
     fmt::print("p3s {}\n", P3S_VERSION);
     return 0;
   }
-  for (const auto& c : p3s::cli::commands()) {
-    if (c.name != all[0]) continue;
-    try {
-      return c.run(p3s::cli::Args(all.begin() + 1, all.end()));
-    } catch (const p3s::cli::UsageError& e) {
-      fmt::print(stderr, "p3s {}: {}\n(see 'p3s {} --help')\n", c.name, e.what(), c.name);
-      return 2;
-    } catch (const boost::program_options::error& e) {
-      fmt::print(stderr, "p3s {}: {}\n(see 'p3s {} --help')\n", c.name, e.what(), c.name);
-      return 2;
-    } catch (const p3s::core::FormatError& e) {
-      fmt::print(stderr, "p3s {}: error: {}\n", c.name, e.what());
-      return 1;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "p3s {}: error: {}\n", c.name, e.what());
-      return 1;
-    }
-  }
-  fmt::print(stderr, "p3s: unknown command '{}' (see 'p3s --help')\n", all[0]);
-  return 2;
+  return p3s::cli::run_command_line(all);
 }

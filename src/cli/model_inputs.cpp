@@ -1,6 +1,7 @@
 #include "cli/model_inputs.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -18,7 +19,42 @@ signature::Signature signature_of(const std::string& run) {
   return signature::analyse_run(run, options);
 }
 
+namespace {
+
+// A run whose ranks did not all reach MPI_Finalize: why, in words, or nothing when complete.
+std::optional<std::string> incompleteness(const signature::Signature& sig) {
+  std::vector<std::string> ends;
+  for (const signature::RankPhases& r : sig.ranks) {
+    if (r.end != core::TraceEnd::Complete && ends.size() < 4) {
+      ends.push_back(fmt::format("rank {} {}", r.rank,
+                                 r.end == core::TraceEnd::Aborted     ? "aborted"
+                                 : r.end == core::TraceEnd::Signalled ? "was killed by a signal"
+                                                                      : "was cut short"));
+    }
+  }
+  if (sig.run.complete && ends.empty()) return std::nullopt;
+  return fmt::format("{} is incomplete ({}; exit status {})", sig.run_dir,
+                     ends.empty() ? "run.json says so" : fmt::format("{}", fmt::join(ends, ", ")),
+                     sig.run.exit_code);
+}
+
+}  // namespace
+
 model::BuiltSlt build_model(const ModelRequest& request) {
+  std::vector<const signature::Signature*> all;
+  for (const signature::Signature& sig : request.training) all.push_back(&sig);
+  for (const signature::Signature& sig : request.measurable) all.push_back(&sig);
+  if (request.holdout) all.push_back(&*request.holdout);
+  for (const signature::Signature* sig : all) {
+    const std::optional<std::string> why = incompleteness(*sig);
+    if (!why) continue;
+    if (!request.allow_incomplete) {
+      throw UsageError(*why +
+                       ": its phases and weights stop where it stopped; trace it again, or give "
+                       "--allow-incomplete to model it anyway");
+    }
+    fmt::print(stderr, "WARNING: {}: modelled anyway (--allow-incomplete)\n", *why);
+  }
   model::SltInputs inputs;
   for (const signature::Signature& sig : request.training) {
     inputs.runs.push_back(model::logical_phases(sig));

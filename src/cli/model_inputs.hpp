@@ -25,11 +25,15 @@ struct ModelRequest {
   std::optional<signature::Signature> holdout;
   double threshold = 0.01;
   model::WorkScaling scaling = model::WorkScaling::Unknown;
+  // Runs whose run.json says incomplete (a rank aborted or was killed) are refused unless set;
+  // then they are used with a warning.
+  bool allow_incomplete = false;
 };
 
 // The SLT of training signatures (and measurable runs' signatures), with the traced command
 // as its application, and the hold-out run's counterparts of its phases. Throws UsageError when
-// the runs do not belong together.
+// the runs do not belong together, or when a run is incomplete and allow_incomplete is not set
+// (its phases and weights stop where the run stopped).
 model::BuiltSlt build_model(const ModelRequest& request);
 
 // The coverage of every training run, and the phases that keep it below `minimum`, in words.

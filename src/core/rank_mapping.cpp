@@ -16,7 +16,8 @@ std::string_view mapping_name(Mapping mapping) {
 }
 
 std::int64_t nodes_used(std::int64_t nprocs, std::int64_t per_node) {
-  return (nprocs + per_node - 1) / per_node;
+  // Rounded up without nprocs + per_node - 1, which overflows for a huge per_node.
+  return nprocs / per_node + (nprocs % per_node != 0 ? 1 : 0);
 }
 
 std::int64_t node_of_rank(std::int64_t rank, std::int64_t nprocs, std::int64_t per_node,

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace p3s::core {
@@ -12,6 +13,48 @@ bool is_wildcard(std::int32_t src, std::int32_t rtag) {
 }
 
 }  // namespace
+
+void check_per_peer_volume(const ProgramStep& s, int size) {
+  bool splits_send = false, splits_receive = false;
+  switch (s.op) {
+    case Op::Alltoall:
+    case Op::Ialltoall:
+    case Op::Alltoallv:
+    case Op::Ialltoallv:
+    case Op::Alltoallw:
+    case Op::Ialltoallw:
+      splits_send = splits_receive = true;
+      break;
+    case Op::Scatter:
+    case Op::Iscatter:
+    case Op::Scatterv:
+    case Op::Iscatterv:
+      splits_send = true;
+      break;
+    case Op::Gather:
+    case Op::Igather:
+    case Op::Gatherv:
+    case Op::Igatherv:
+    case Op::Allgather:
+    case Op::Iallgather:
+    case Op::Allgatherv:
+    case Op::Iallgatherv:
+      splits_receive = true;
+      break;
+    default:
+      return;
+  }
+  for (const auto& [splits, total, side] : {std::tuple{splits_send, s.bytes, "sends"},
+                                            std::tuple{splits_receive, s.rbytes, "receives"}}) {
+    if (splits && total > 0 && total < size) {
+      throw std::invalid_argument(
+          std::string(op_name(s.op)) + " " + side + " " + std::to_string(total) +
+          " bytes in all among " + std::to_string(size) +
+          " ranks: less than one byte per rank, which MPI cannot send (the model's volume at "
+          "this N is below what it can mean: extrapolated too far?)");
+    }
+  }
+}
 
 RankProgram compile_rank_program(const std::vector<Event>& events, double cpu_speedup) {
   RankProgram program;

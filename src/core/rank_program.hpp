@@ -34,4 +34,10 @@ struct RankProgram {
 // receive from an unknown source, or a non-blocking one whose completion is not in `events`.
 RankProgram compile_rank_program(const std::vector<Event>& events, double cpu_speedup);
 
+// Collectives carry totals, which the simulator splits evenly among the `size` ranks of the
+// communicator (alltoall, scatter and gather at the root, allgather). A positive total below
+// one byte per rank cannot be given to MPI, whose counts are whole: throws
+// std::invalid_argument naming the call (an SLT's fit extrapolated too far, usually).
+void check_per_peer_volume(const ProgramStep& step, int size);
+
 }  // namespace p3s::core

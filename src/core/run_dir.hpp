@@ -1,6 +1,7 @@
 #pragma once
 // A run directory: run.json (what was run, where, how it was measured) and one trace per rank.
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,8 +39,16 @@ struct RunInfo {
 };
 
 std::filesystem::path rank_trace_path(const std::filesystem::path& run_dir, int rank);
+// Writes run.json; throws std::runtime_error naming the file when it cannot (a full disk too).
 void write_run_info(const std::filesystem::path& run_dir, const RunInfo& info);
 RunInfo read_run_info(const std::filesystem::path& run_dir);
+// run.json's text, and back (`name` in error messages).
+std::string run_info_text(const RunInfo& info);
+RunInfo parse_run_info(const std::string& text, const std::string& name);
+// The run description inside a larger document (signature.json's "run"); throws
+// core::JsonValueError or nlohmann's exceptions (see json_read.hpp) on a bad value.
+RunInfo run_info_from_json(const nlohmann::json& j);
+Workload workload_from_json(const nlohmann::json& j);
 // Throws FormatError naming the first rank whose trace file is missing, or an extra one.
 void check_rank_files(const std::filesystem::path& run_dir, int nprocs);
 // Reads one rank of a run and checks it belongs to it (rank number and process count).

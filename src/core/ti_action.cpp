@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string_view>
 
 #include "core/format_error.hpp"
+#include "core/text_file.hpp"
 
 namespace p3s::core {
 namespace fs = std::filesystem;
@@ -25,14 +24,6 @@ std::vector<std::string> split_fields(std::string_view line) {
     fields.emplace_back(line.substr(pos, end - pos));
     pos = end;
   }
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw FormatError(file.string(), 0, "cannot open TI rank file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 struct RankedAction {
@@ -53,7 +44,7 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   std::vector<RankedAction> actions;
   int max_rank = -1;
   for (std::size_t f = 0; f < files.size(); ++f) {
-    const std::string text = read_text(files[f]);
+    const std::string text = read_text_file(files[f], "TI rank file");
     std::size_t line_no = 0;
     for (std::size_t pos = 0; pos < text.size();) {
       std::size_t nl = text.find('\n', pos);

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <fstream>
 #include <stdexcept>
 
 #include "core/format_error.hpp"
+#include "core/text_file.hpp"
 #include "core/ti_action.hpp"
 #include "core/ti_list.hpp"
 #include "core/ti_rank_converter.hpp"
@@ -29,19 +29,6 @@ std::string iso_utc(std::chrono::system_clock::time_point t) {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&seconds));
   return buf;
-}
-
-std::string rank_text(const RankTrace& t) {
-  std::string out;
-  append_header(out, {t.rank, t.nprocs, t.host, t.counter_names, t.wall_clock, t.cpu_clock,
-                      t.cpu_min_ns, t.start_unix_ns});
-  for (const Communicator& c : t.comms) append_comm(out, c);
-  for (const Event& e : t.events) {
-    append_event(out, e, 0);
-    for (const RequestRecord& r : e.requests) append_request(out, r);
-  }
-  append_end(out, TraceEnd::Complete, 0, static_cast<std::int64_t>(t.events.size()));
-  return out;
 }
 
 }  // namespace
@@ -83,10 +70,7 @@ TiImport import_ti(const fs::path& list, const TiImportOptions& options) {
 
 void write_ti_import(const fs::path& run_dir, const TiImport& import) {
   for (const RankTrace& rank : import.ranks) {
-    fs::path file = rank_trace_path(run_dir, rank.rank);
-    std::ofstream out(file, std::ios::binary);
-    out << rank_text(rank);
-    if (!out) throw FormatError(file.string(), 0, "cannot write");
+    write_text_file(rank_trace_path(run_dir, rank.rank), rank_trace_text(rank));
   }
   write_run_info(run_dir, import.info);
 }

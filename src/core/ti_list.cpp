@@ -1,10 +1,11 @@
 #include "core/ti_list.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/format_error.hpp"
+#include "core/text_file.hpp"
 
 namespace p3s::core {
 namespace fs = std::filesystem;
@@ -40,8 +41,7 @@ std::string joined(const std::vector<fs::path>& paths) {
 }  // namespace
 
 std::vector<fs::path> read_ti_list(const fs::path& list, const fs::path& cwd) {
-  std::ifstream in(list);
-  if (!in) throw FormatError(list.string(), 0, "cannot open the TI trace list");
+  std::istringstream in(read_text_file(list, "TI trace list"));
   const fs::path list_dir = fs::absolute(list).parent_path();
   std::vector<fs::path> files;
   std::size_t line_no = 0;
@@ -51,7 +51,11 @@ std::vector<fs::path> read_ti_list(const fs::path& list, const fs::path& cwd) {
     if (line.empty()) continue;
     std::vector<fs::path> tried = candidates(line, list_dir, cwd);
     auto found = std::find_if(tried.begin(), tried.end(),
-                              [](const fs::path& p) { return fs::is_regular_file(p); });
+                              // Not throwing: a name too long for the system is not found.
+                              [](const fs::path& p) {
+                                std::error_code ec;
+                                return fs::is_regular_file(p, ec);
+                              });
     if (found == tried.end())
       throw FormatError(list.string(), line_no,
                         "rank file '" + line + "' not found (tried " + joined(tried) + ")");

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/checked_math.hpp"
 #include "core/smpi_datatype.hpp"
 #include "core/ti_requests.hpp"
 
@@ -215,6 +216,7 @@ class RankConverter {
   std::int64_t count(const TiAction& a, std::size_t i, const char* what) const {
     std::int64_t value = integer(a, i, what);
     if (value < 0) ti_.fail(a, "'" + a.name + "': negative " + what);
+    if (value > kMaxBytes) ti_.fail(a, "'" + a.name + "': " + what + " beyond what p3s accepts");
     return value;
   }
 
@@ -245,7 +247,17 @@ class RankConverter {
 
   std::int64_t bytes(const TiAction& a, std::size_t count_index, std::size_t type_index,
                      const char* what) const {
-    return count(a, count_index, what) * type_size(a, type_index);
+    return product(a, count(a, count_index, what), type_size(a, type_index));
+  }
+
+  // A volume in bytes from counts and sizes the file states: checked, never wrapped.
+  std::int64_t product(const TiAction& a, std::int64_t x, std::int64_t y) const {
+    const std::optional<std::int64_t> bytes = checked_mul(x, y);
+    if (!bytes || *bytes > kMaxBytes) {
+      ti_.fail(a, "'" + a.name + "' moves " + std::to_string(x) + " x " + std::to_string(y) +
+                      " bytes, more than p3s accepts (" + std::to_string(kMaxBytes) + ")");
+    }
+    return *bytes;
   }
 
   // A world rank, or kTiUndefinedPeer when `undefined_ok`.
@@ -261,7 +273,7 @@ class RankConverter {
   std::int32_t tag(const TiAction& a, std::size_t i) const {
     std::int64_t value = integer(a, i, "TAG");
     if (value == kTiAnyTag) return kAnyTag;
-    if (value < INT32_MIN || value > INT32_MAX) ti_.fail(a, "'" + a.name + "': TAG out of range");
+    if (value < 0 || value > INT32_MAX) ti_.fail(a, "'" + a.name + "': TAG is not an MPI tag");
     return static_cast<std::int32_t>(value);
   }
 
@@ -277,8 +289,22 @@ class RankConverter {
     return values;
   }
 
-  static std::int64_t sum(const std::vector<std::int64_t>& values) {
-    return std::accumulate(values.begin(), values.end(), std::int64_t{0});
+  std::int64_t sum(const TiAction& a, const std::vector<std::int64_t>& values) const {
+    std::int64_t total = 0;
+    for (const std::int64_t v : values) {
+      const std::optional<std::int64_t> next = checked_add(total, v);
+      if (!next || *next > kMaxBytes)
+        ti_.fail(a, "'" + a.name + "': its counts add up beyond what p3s accepts");
+      total = *next;
+    }
+    return total;
+  }
+
+  // Advances a clock by `ns`, refusing a total beyond what int64 nanoseconds hold.
+  void advance(const TiAction& a, std::int64_t& clock, std::int64_t ns) const {
+    const std::optional<std::int64_t> sum = checked_add(clock, ns);
+    if (!sum) ti_.fail(a, "the rank's time passes what p3s can count in nanoseconds");
+    clock = *sum;
   }
 
   // ---- the clock --------------------------------------------------------------------------
@@ -319,14 +345,14 @@ class RankConverter {
   void compute(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
     std::int64_t ns = nanoseconds(a, amount(a, 0, "FLOPS") / timing_.flops_per_second);
-    burst_cpu_ns_ += ns;
-    clock_ns_ += ns;
+    advance(a, burst_cpu_ns_, ns);
+    advance(a, clock_ns_, ns);
   }
 
   // Time the rank spent asleep: it passes on the clock, but is no CPU time.
   void sleep(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
-    clock_ns_ += nanoseconds(a, amount(a, 0, "SECONDS"));
+    advance(a, clock_ns_, nanoseconds(a, amount(a, 0, "SECONDS")));
   }
 
   void send(const TiAction& a, const TiActionSpec& spec) {
@@ -488,15 +514,15 @@ class RankConverter {
         at = root(a, 1 + r);
         const std::int64_t send_bytes = bytes(a, 0, 2 + r, "SENDCOUNT");
         const std::int64_t recv_size = type_size(a, 3 + r);
-        const std::int64_t recv_bytes = r ? count(a, 1, "RECVCOUNT") * recv_size : 0;
+        const std::int64_t recv_bytes = r ? product(a, count(a, 1, "RECVCOUNT"), recv_size) : 0;
         const bool is_root = at == rank_;
         if (spec.shape == TiShape::Gather) {
           // SMPI refuses a root whose send and receive sizes differ, except that it writes
           // MPI_IN_PLACE as a send of 0: then the root's own block counts, as p3s traces it.
           sent = is_root && send_bytes == 0 ? recv_bytes : send_bytes;
-          received = is_root ? n * recv_bytes : 0;
+          received = is_root ? product(a, n, recv_bytes) : 0;
         } else {
-          sent = is_root ? n * send_bytes : 0;
+          sent = is_root ? product(a, n, send_bytes) : 0;
           received = recv_bytes;
         }
         break;
@@ -507,9 +533,9 @@ class RankConverter {
         const std::size_t r = a.args.size() - 3;
         const std::int64_t send_bytes = bytes(a, 0, 1 + r, "SENDCOUNT");
         const std::int64_t recv_size = type_size(a, 2 + r);
-        const std::int64_t recv_bytes = r ? count(a, 1, "RECVCOUNT") * recv_size : 0;
-        sent = spec.shape == TiShape::AllToAll ? n * send_bytes : send_bytes;
-        received = n * recv_bytes;
+        const std::int64_t recv_bytes = r ? product(a, count(a, 1, "RECVCOUNT"), recv_size) : 0;
+        sent = spec.shape == TiShape::AllToAll ? product(a, n, send_bytes) : send_bytes;
+        received = product(a, n, recv_bytes);
         break;
       }
       case TiShape::GatherV: {
@@ -518,33 +544,33 @@ class RankConverter {
         sent = bytes(a, 0, vn + 2, "SENDCOUNT");
         const std::vector<std::int64_t> per_rank = counts(a, 1, "RECVCOUNT");
         const std::int64_t recv_size = type_size(a, vn + 3);
-        received = sum(per_rank) * recv_size;
+        received = product(a, sum(a, per_rank), recv_size);
         if (at != rank_) {
           received = 0;  // only the root receives; SMPI writes zeros elsewhere
         } else if (sent == 0) {
-          sent =
-              per_rank[static_cast<std::size_t>(rank_)] * recv_size;  // MPI_IN_PLACE, as for gather
+          // MPI_IN_PLACE, as for gather
+          sent = product(a, per_rank[static_cast<std::size_t>(rank_)], recv_size);
         }
         break;
       }
       case TiShape::ScatterV:
         vector_arity(a, spec, vn + 4, kSubCommunicator);
         at = root(a, vn + 1);
-        sent = sum(counts(a, 0, "SENDCOUNT")) * type_size(a, vn + 2);
+        sent = product(a, sum(a, counts(a, 0, "SENDCOUNT")), type_size(a, vn + 2));
         if (at != rank_) sent = 0;  // only the root sends; SMPI writes zeros elsewhere
         received = bytes(a, vn, vn + 3, "RECVCOUNT");
         break;
       case TiShape::AllGatherV:
         vector_arity(a, spec, vn + 3, kSubCommunicator);
         sent = bytes(a, 0, vn + 1, "SENDCOUNT");
-        received = sum(counts(a, 1, "RECVCOUNT")) * type_size(a, vn + 2);
+        received = product(a, sum(a, counts(a, 1, "RECVCOUNT")), type_size(a, vn + 2));
         break;
       case TiShape::AllToAllV:
         vector_arity(a, spec, 2 * vn + 4, kSubCommunicator);
         count(a, 0, "SENDTOTAL");
         count(a, vn + 1, "RECVTOTAL");
-        sent = sum(counts(a, 1, "SENDCOUNT")) * type_size(a, 2 * vn + 2);
-        received = sum(counts(a, vn + 2, "RECVCOUNT")) * type_size(a, 2 * vn + 3);
+        sent = product(a, sum(a, counts(a, 1, "SENDCOUNT")), type_size(a, 2 * vn + 2));
+        received = product(a, sum(a, counts(a, vn + 2, "RECVCOUNT")), type_size(a, 2 * vn + 3));
         break;
       case TiShape::ReduceScatter: {
         vector_arity(a, spec, vn + 2,
@@ -553,8 +579,8 @@ class RankConverter {
         amount(a, vn, "FLOPS");
         const std::int64_t size = type_size(a, vn + 1);
         const std::vector<std::int64_t> per_rank = counts(a, 0, "RECVCOUNT");
-        sent = sum(per_rank) * size;
-        received = per_rank[static_cast<std::size_t>(rank_)] * size;
+        sent = product(a, sum(a, per_rank), size);
+        received = product(a, per_rank[static_cast<std::size_t>(rank_)], size);
         break;
       }
       default:

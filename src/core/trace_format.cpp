@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 #include <unordered_map>
 
+#include "core/checked_math.hpp"
 #include "core/format_error.hpp"
 #include "core/rank_list.hpp"
+#include "core/text_file.hpp"
 
 namespace p3s::core {
 namespace {
@@ -117,6 +118,21 @@ class Parser {
     return static_cast<std::int32_t>(v);
   }
 
+  // An integer field that must lie in [min, max].
+  std::int64_t to_int_in(std::string_view field, const char* what, std::int64_t min,
+                         std::int64_t max) const {
+    const std::int64_t v = to_int(field, what);
+    if (v < min || v > max) {
+      fail(std::string(what) + " " + std::to_string(v) + " outside " + std::to_string(min) + ".." +
+           std::to_string(max));
+    }
+    return v;
+  }
+
+  std::int64_t to_bytes(std::string_view field, const char* what) const {
+    return to_int_in(field, what, 0, kMaxBytes);
+  }
+
   std::string_view header_value(std::string_view key) {
     std::string_view line;
     if (!next_line(line)) fail("file ends inside the header, expected '" + std::string(key) + "'");
@@ -155,18 +171,18 @@ class Parser {
     };
     trace_.wall_clock = std::string(value_of(fields[0], "wall="));
     trace_.cpu_clock = std::string(value_of(fields[1], "cpu="));
-    trace_.cpu_min_ns = to_int(value_of(fields[2], "cpu_min_ns="), "cpu_min_ns");
-    trace_.start_unix_ns = to_int(header_value("start_unix_ns"), "start_unix_ns");
+    trace_.cpu_min_ns = to_int_in(value_of(fields[2], "cpu_min_ns="), "cpu_min_ns", 0, INT64_MAX);
+    trace_.start_unix_ns = to_int_in(header_value("start_unix_ns"), "start_unix_ns", 0, INT64_MAX);
   }
 
   void parse_comm(std::string_view rest) {
     std::string_view f[4];
     if (split(rest, f, 3) != 3) fail("comm line needs: id size members");
     Communicator comm;
-    comm.id = to_int32(f[0], "communicator id");
-    std::int64_t size = to_int(f[1], "communicator size");
+    comm.id = static_cast<std::int32_t>(to_int_in(f[0], "communicator id", 0, INT32_MAX));
+    const std::int64_t size = to_int_in(f[1], "communicator size", 1, trace_.nprocs);
     try {
-      comm.members = parse_rank_list(f[2]);
+      comm.members = parse_rank_list(f[2], size);
     } catch (const std::invalid_argument& e) {
       fail(std::string("communicator members: ") + e.what());
     }
@@ -176,6 +192,12 @@ class Parser {
       if (m < 0 || m >= trace_.nprocs)
         fail("communicator member " + std::to_string(m) + " outside 0..nprocs-1");
     }
+    std::vector<std::int32_t> sorted = comm.members;
+    std::sort(sorted.begin(), sorted.end());
+    if (auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+      fail("communicator member " + std::to_string(*twice) + " listed twice");
+    if (comm.id == 0 && size != trace_.nprocs)
+      fail("communicator 0 is MPI_COMM_WORLD and has all nprocs ranks");
     if (comm_index_.contains(comm.id))
       fail("communicator " + std::to_string(comm.id) + " defined twice");
     comm_index_[comm.id] = trace_.comms.size();
@@ -191,19 +213,48 @@ class Parser {
     std::string_view f[6];
     if (split(rest, f, 5) != 5) fail("request record needs: req s|r peer tag bytes");
     RequestRecord r;
-    r.req = to_int(f[0], "request id");
+    r.req = to_int_in(f[0], "request id", 0, INT64_MAX);
     if (f[1] != "s" && f[1] != "r") fail("request direction must be s or r");
     r.send = f[1] == "s";
     r.peer = to_int32(f[2], "peer");
     r.tag = to_int32(f[3], "tag");
-    r.bytes = to_int(f[4], "bytes");
-    check_peer(r.peer, "peer");
+    r.bytes = to_bytes(f[4], "bytes");
+    check_peer(r.peer, "peer", r.send ? kNone : kAnySource);
+    check_tag(r.tag, "tag", r.send ? kNone : kAnyTag);
     e.requests.push_back(r);
   }
 
-  void check_peer(std::int32_t peer, const char* what) const {
-    if (peer < kAnySource || peer >= trace_.nprocs)
+  // A world rank, or one of the negative codes from `lowest` up (-1 none, -2 any source).
+  void check_peer(std::int32_t peer, const char* what, std::int32_t lowest) const {
+    if (peer < lowest || peer >= trace_.nprocs)
       fail(std::string(what) + " " + std::to_string(peer) + " outside 0..nprocs-1");
+  }
+
+  // MPI tags are non-negative; -1 means none and, on a receive, -2 any tag.
+  void check_tag(std::int32_t tag, const char* what, std::int32_t lowest) const {
+    if (tag < lowest) fail(std::string(what) + " " + std::to_string(tag) + " is not an MPI tag");
+  }
+
+  // What each kind of call may fill in: peers only on point-to-point calls, a root exactly on
+  // rooted collectives, no bytes towards a peer that is not there.
+  void check_fields(const Event& e) const {
+    const OpKind kind = op_kind(e.op);
+    const std::string op(op_name(e.op));
+    if (kind != OpKind::PointToPoint && kind != OpKind::Persistent &&
+        (e.dst != kNone || e.src != kNone))
+      fail("'" + op + "' has no peer, but the line names one");
+    // A rooted collective has its root, except on an intercommunicator's idle members (-1).
+    if (is_rooted(e.op) ? e.root < (e.comm == 0 ? 0 : kNone) : e.root != kNone)
+      fail(is_rooted(e.op) ? "'" + op + "' needs its root (a world rank)"
+                           : "'" + op + "' has no root, but the line names one");
+    if (kind == OpKind::PointToPoint || kind == OpKind::Persistent) {
+      if (e.dst == kNone && e.bytes != 0) fail("bytes sent without a destination");
+      if (e.src == kNone && e.rbytes != 0) fail("bytes received without a source");
+    }
+    if (kind == OpKind::Completion || kind == OpKind::CommCreate || kind == OpKind::Finalize) {
+      if (e.bytes != 0 || e.rbytes != 0)
+        fail("'" + op + "' moves no bytes, but the line says it does");
+    }
   }
 
   void parse_event(std::string_view line) {
@@ -217,26 +268,33 @@ class Parser {
            std::to_string(expected));
     Event e;
     e.op = *op;
-    e.t_start = to_int(f[1], "start time");
-    e.t_end = to_int(f[2], "end time");
-    e.burst_cpu = to_int(f[3], "burst cpu time");
+    e.t_start = to_int_in(f[1], "start time", 0, INT64_MAX);
+    e.t_end = to_int_in(f[2], "end time", 0, INT64_MAX);
+    e.burst_cpu = to_int_in(f[3], "burst cpu time", 0, INT64_MAX);
     e.dst = to_int32(f[4], "destination");
     e.tag = to_int32(f[5], "tag");
-    e.bytes = to_int(f[6], "bytes");
+    e.bytes = to_bytes(f[6], "bytes");
     e.src = to_int32(f[7], "source");
     e.rtag = to_int32(f[8], "receive tag");
-    e.rbytes = to_int(f[9], "received bytes");
+    e.rbytes = to_bytes(f[9], "received bytes");
     e.comm = to_int32(f[10], "communicator");
     e.root = to_int32(f[11], "root");
-    e.req = to_int(f[12], "request id");
-    for (std::size_t i = 13; i < n; ++i) e.counters[i - 13] = to_int(f[i], "counter");
+    e.req = to_int_in(f[12], "request id", kNone, INT64_MAX);
+    for (std::size_t i = 13; i < n; ++i)
+      e.counters[i - 13] = to_int_in(f[i], "counter", -1, INT64_MAX);  // -1: not read
     if (e.t_end < e.t_start) fail("event ends before it starts");
-    if (!trace_.events.empty() && e.t_start < trace_.events.back().t_end)
-      fail("event starts before the previous one ended");
-    if (e.burst_cpu < 0 || e.bytes < 0 || e.rbytes < 0) fail("negative time or byte count");
-    check_peer(e.dst, "destination");
-    check_peer(e.src, "source");
-    check_peer(e.root, "root");
+    const std::int64_t previous_end = trace_.events.empty() ? 0 : trace_.events.back().t_end;
+    if (e.t_start < previous_end) fail("event starts before the previous one ended");
+    // One thread's CPU time cannot exceed the wall time it ran in (the tracer clamps to it).
+    if (trace_.wall_clock != kUntimedWallClock && e.burst_cpu > e.t_start - previous_end)
+      fail("burst cpu time " + std::to_string(e.burst_cpu) + " exceeds the burst's wall time " +
+           std::to_string(e.t_start - previous_end));
+    check_peer(e.dst, "destination", kNone);
+    check_peer(e.src, "source", kAnySource);
+    check_peer(e.root, "root", kNone);
+    check_tag(e.tag, "tag", kNone);
+    check_tag(e.rtag, "receive tag", kAnyTag);
+    check_fields(e);
     if (!comm_index_.contains(e.comm))
       fail("communicator " + std::to_string(e.comm) + " used before its 'comm' line");
     trace_.events.push_back(std::move(e));
@@ -254,7 +312,7 @@ class Parser {
       count = to_int(f[1], "event count");
     } else if (n == 3 && f[0] == "signal") {
       trace_.end = TraceEnd::Signalled;
-      trace_.end_signal = to_int32(f[1], "signal");
+      trace_.end_signal = static_cast<int>(to_int_in(f[1], "signal", 1, 64));
       count = to_int(f[2], "event count");
     } else {
       fail("end line must be 'end complete N', 'end abort N' or 'end signal SIG N'");
@@ -406,20 +464,29 @@ void append_end(std::string& out, TraceEnd end, int signal, std::int64_t event_c
   out.push_back('\n');
 }
 
+std::string rank_trace_text(const RankTrace& t) {
+  std::string out;
+  append_header(out, {t.rank, t.nprocs, t.host, t.counter_names, t.wall_clock, t.cpu_clock,
+                      t.cpu_min_ns, t.start_unix_ns});
+  for (const Communicator& c : t.comms) append_comm(out, c);
+  const int counters = static_cast<int>(t.counter_names.size());
+  for (const Event& e : t.events) {
+    append_event(out, e, counters);
+    for (const RequestRecord& r : e.requests) append_request(out, r);
+  }
+  if (t.end != TraceEnd::Truncated) {
+    append_end(out, t.end, t.end_signal, static_cast<std::int64_t>(t.events.size()));
+  }
+  return out;
+}
+
 RankTrace parse_rank_trace(std::string_view text, const std::string& name,
                            const ReadOptions& options) {
   return Parser(text, name, options).parse();
 }
 
 RankTrace read_rank_trace(const std::filesystem::path& file, const ReadOptions& options) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) throw FormatError(file.string(), 0, "cannot open trace file");
-  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) {
-    throw FormatError(file.string(), 0, "cannot read trace file");
-  }
-  return parse_rank_trace(text, file.string(), options);
+  return parse_rank_trace(read_text_file(file, "trace file"), file.string(), options);
 }
 
 }  // namespace p3s::core

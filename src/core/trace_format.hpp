@@ -15,6 +15,9 @@ inline constexpr std::string_view kTraceMagic = "p3s-trace 1";
 // File name of a rank's trace inside a run directory: rank-00012.p3st
 std::string rank_trace_file_name(int rank);
 
+// The wall clock of a logical trace (an ST4NP's ranks): its events carry no times.
+inline constexpr const char* kUntimedWallClock = "none";
+
 struct TraceHeader {
   std::int32_t rank = 0;
   std::int32_t nprocs = 0;
@@ -32,6 +35,8 @@ void append_comm(std::string& out, const Communicator& comm);
 void append_event(std::string& out, const Event& event, int counter_count);
 void append_request(std::string& out, const RequestRecord& request);
 void append_end(std::string& out, TraceEnd end, int signal, std::int64_t event_count);
+// A whole trace as its file holds it (a truncated trace gets no end line).
+std::string rank_trace_text(const RankTrace& trace);
 
 struct ReadOptions {
   // Accept a trace cut short (no end line, or a partial last line) and mark it Truncated

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/checked_math.hpp"
+#include "core/json_read.hpp"
 #include "model/integer_math.hpp"
 
 namespace p3s::model {
@@ -73,11 +75,15 @@ bool uses_slot(FormulaBasis basis) {
 }
 
 std::optional<std::int64_t> IntegerFormula::try_at(std::int64_t n, std::int64_t slot) const {
-  std::int64_t value = constant;
+  std::optional<std::int64_t> value = constant;
   for (const FormulaTerm& t : terms) {
     const std::optional<std::int64_t> b = basis_value(t.basis, n, slot);
     if (!b) return std::nullopt;
-    value += t.coefficient * *b;
+    // A value that does not fit in 64 bits is not a rank, a distance or a count either.
+    const std::optional<std::int64_t> product = core::checked_mul(t.coefficient, *b);
+    if (!product) return std::nullopt;
+    value = core::checked_add(*value, *product);
+    if (!value) return std::nullopt;
   }
   return value;
 }
@@ -89,13 +95,17 @@ std::int64_t IntegerFormula::at(std::int64_t n, std::int64_t slot) const {
           fmt::format("{} is not an integer at n = {} (in {})", basis_symbol(t.basis), n, text()));
     }
   }
-  return *try_at(n, slot);
+  const std::optional<std::int64_t> value = try_at(n, slot);
+  if (!value) {
+    throw std::domain_error(fmt::format("{} overflows 64 bits at n = {}", text(), n));
+  }
+  return *value;
 }
 
 std::string IntegerFormula::text() const {
   std::string out;
   for (const FormulaTerm& t : terms) {
-    const std::int64_t magnitude = std::llabs(t.coefficient);
+    const std::uint64_t magnitude = core::magnitude(t.coefficient);
     const std::string body = magnitude == 1
                                  ? std::string(basis_symbol(t.basis))
                                  : fmt::format("{}*{}", magnitude, basis_symbol(t.basis));
@@ -106,7 +116,9 @@ std::string IntegerFormula::text() const {
     }
   }
   if (out.empty()) return fmt::format("{}", constant);
-  if (constant != 0) out += fmt::format(" {} {}", constant < 0 ? '-' : '+', std::llabs(constant));
+  if (constant != 0) {
+    out += fmt::format(" {} {}", constant < 0 ? '-' : '+', core::magnitude(constant));
+  }
   return out;
 }
 
@@ -120,9 +132,9 @@ void to_json(nlohmann::json& out, const IntegerFormula& formula) {
 
 void from_json(const nlohmann::json& in, IntegerFormula& formula) {
   formula = IntegerFormula{};
-  formula.constant = in.at("constant").get<std::int64_t>();
+  formula.constant = core::json_integer(in.at("constant"));
   for (const nlohmann::json& t : in.at("terms")) {
-    formula.terms.push_back({t.at("coefficient").get<std::int64_t>(),
+    formula.terms.push_back({core::json_integer(t.at("coefficient")),
                              basis_from_symbol(t.at("basis").get<std::string>())});
   }
 }

@@ -2,6 +2,7 @@
 // it failed, so that the model file names every communication it could not explain.
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.hpp"
 #include "model/peer_inference.hpp"
 
 namespace p3s::model {
@@ -29,13 +30,14 @@ void from_json(const nlohmann::json& in, PeerRuleInference& inference) {
   if (!in.at("rule").is_null()) inference.rule = in["rule"].get<PeerRule>();
   inference.closest = in.at("closest").get<std::string>();
   inference.reason = in.at("reason").get<std::string>();
-  inference.mismatch_count = in.at("mismatch_count").get<std::size_t>();
-  inference.checked_count = in.at("checked_count").get<std::size_t>();
+  inference.mismatch_count =
+      static_cast<std::size_t>(core::json_integer(in.at("mismatch_count"), 0));
+  inference.checked_count = static_cast<std::size_t>(core::json_integer(in.at("checked_count"), 0));
   for (const nlohmann::json& m : in.at("mismatches")) {
-    inference.mismatches.push_back({m.at("n").get<std::int64_t>(), m.at("slot").get<std::int64_t>(),
-                                    m.at("rank").get<std::int64_t>(),
-                                    m.at("expected").get<std::int64_t>(),
-                                    m.at("predicted").get<std::int64_t>()});
+    inference.mismatches.push_back(
+        {core::json_integer(m.at("n"), 1), core::json_integer(m.at("slot"), 0),
+         core::json_integer(m.at("rank"), 0), core::json_integer(m.at("expected")),
+         core::json_integer(m.at("predicted"))});
   }
 }
 

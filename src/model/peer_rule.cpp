@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "core/checked_math.hpp"
 #include "model/integer_math.hpp"
 #include "model/overloaded.hpp"
 
@@ -60,7 +61,20 @@ PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
         fmt::format("n = {} does not make a {} grid", n, grid_shape_name(rule.shape)));
   }
   GridCoords offset{};
-  for (std::size_t d = 0; d < rule.offset.size(); ++d) offset[d] = rule.offset[d].at(n, slot);
+  bool outside = false;  // a non-periodic offset as long as the grid: every peer is outside
+  for (std::size_t d = 0; d < rule.offset.size(); ++d) {
+    // Reduced once, so that adding it to a coordinate cannot overflow whatever the SLT says.
+    const std::int64_t side = (*extent)[d];
+    const std::int64_t value = rule.offset[d].at(n, slot);
+    if (rule.periodic[d]) {
+      offset[d] = floor_mod(value, side);
+    } else if (value <= -side || value >= side) {
+      outside = true;
+    } else {
+      offset[d] = value;
+    }
+  }
+  if (outside) return [](std::int64_t) { return kNoPeer; };
   ProcessGrid grid(*extent, rule.order);
   return [grid, offset, periodic = rule.periodic](std::int64_t r) {
     GridCoords c = grid.coords_of(r);
@@ -80,7 +94,7 @@ PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
 std::string plus_formula(std::string_view name, const IntegerFormula& f) {
   if (f.terms.empty()) {
     if (f.constant == 0) return std::string(name);
-    return fmt::format("{} {} {}", name, f.constant < 0 ? '-' : '+', std::llabs(f.constant));
+    return fmt::format("{} {} {}", name, f.constant < 0 ? '-' : '+', core::magnitude(f.constant));
   }
   if (f.terms.size() == 1 && f.constant == 0) {
     const std::string t = f.text();
@@ -134,9 +148,14 @@ PeerMap PeerRule::at(std::int64_t n, std::int64_t slot) const {
             };
           },
           [n, slot](const ShiftPeerRule& r) -> PeerMap {
-            const std::int64_t d = r.distance.at(n, slot);
-            if (r.periodic) return [d, n](std::int64_t rank) { return floor_mod(rank + d, n); };
-            return [d, n](std::int64_t rank) { return inside_or_none(rank + d, n); };
+            // Reduced once, so that rank + d cannot overflow whatever the SLT says.
+            const std::int64_t distance = r.distance.at(n, slot);
+            if (r.periodic) {
+              const std::int64_t d = floor_mod(distance, n);
+              return [d, n](std::int64_t rank) { return floor_mod(rank + d, n); };
+            }
+            if (distance <= -n || distance >= n) return [](std::int64_t) { return kNoPeer; };
+            return [d = distance, n](std::int64_t rank) { return inside_or_none(rank + d, n); };
           },
           [n, slot](const XorPeerRule& r) -> PeerMap {
             const std::int64_t k = r.bit.at(n, slot);

@@ -2,6 +2,7 @@
 // Doubles are written with enough digits to read back bit for bit.
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.hpp"
 #include "model/scaling_fit.hpp"
 
 namespace p3s::model {
@@ -46,15 +47,15 @@ void to_json(nlohmann::json& out, const ScalingFit& fit) {
   }
   out["terms"] = std::move(terms);
   const FitQuality& q = fit.quality;
-  out["quality"] = {{"points", q.points},
-                    {"r_squared", q.r_squared},
-                    {"loo_error_pct", q.loo_error_pct ? nlohmann::json(*q.loo_error_pct) : nullptr},
-                    {"max_error_pct", q.max_error_pct},
-                    {"selection", q.selection},
-                    {"noise_pct", q.noise_pct},
-                    {"within_noise", q.within_noise},
-                    {"trusted_up_to",
-                     q.trusted_up_to ? nlohmann::json(*q.trusted_up_to) : nullptr}};
+  out["quality"] = {
+      {"points", q.points},
+      {"r_squared", q.r_squared},
+      {"loo_error_pct", q.loo_error_pct ? nlohmann::json(*q.loo_error_pct) : nullptr},
+      {"max_error_pct", q.max_error_pct},
+      {"selection", q.selection},
+      {"noise_pct", q.noise_pct},
+      {"within_noise", q.within_noise},
+      {"trusted_up_to", q.trusted_up_to ? nlohmann::json(*q.trusted_up_to) : nullptr}};
 }
 
 void from_json(const nlohmann::json& in, ScalingFit& fit) {
@@ -63,25 +64,25 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
   if (fit.form == ScalingForm::Displacement) fit.family = in.at("family").get<ProcessCountFamily>();
   if (fit.form == ScalingForm::Face) {
     fit.face.shape = grid_shape_from_name(in.at("face").at("shape").get<std::string>());
-    fit.face.dimension = in.at("face").at("dimension").get<int>();
-    if (fit.face.dimension < 0 || fit.face.dimension >= grid_dimensions(fit.face.shape))
-      throw std::invalid_argument("a grid face's dimension is one of its grid's");
+    fit.face.dimension =
+        core::json_int32(in.at("face").at("dimension"), 0, grid_dimensions(fit.face.shape) - 1);
   }
-  fit.constant = in.at("constant").get<double>();
+  // Finite numbers (JSON has no others, but a value may not fit a double or an int).
+  fit.constant = core::json_number(in.at("constant"));
   for (const nlohmann::json& t : in.at("terms")) {
     FittedTerm term;
-    term.coefficient = t.at("coefficient").get<double>();
+    term.coefficient = core::json_number(t.at("coefficient"));
     term.term.variable = variable_from_name(t.at("variable").get<std::string>());
-    term.term.exponent = t.at("exponent").get<double>();
-    term.term.log2_power = t.at("log2_power").get<int>();
+    term.term.exponent = core::json_number(t.at("exponent"));
+    term.term.log2_power = static_cast<int>(core::json_integer(t.at("log2_power"), 0, 8));
     fit.terms.push_back(term);
   }
   const nlohmann::json& q = in.at("quality");
-  fit.quality.points = q.at("points").get<std::size_t>();
-  fit.quality.r_squared = q.at("r_squared").get<double>();
+  fit.quality.points = static_cast<std::size_t>(core::json_integer(q.at("points"), 0));
+  fit.quality.r_squared = core::json_number(q.at("r_squared"));
   if (!q.at("loo_error_pct").is_null())
-    fit.quality.loo_error_pct = q["loo_error_pct"].get<double>();
-  fit.quality.max_error_pct = q.at("max_error_pct").get<double>();
+    fit.quality.loo_error_pct = core::json_number(q["loo_error_pct"], 0);
+  fit.quality.max_error_pct = core::json_number(q.at("max_error_pct"), 0);
   fit.quality.selection = q.at("selection").get<std::string>();
   fit.quality.noise_pct = q.at("noise_pct").get<double>();
   fit.quality.within_noise = q.at("within_noise").get<bool>();

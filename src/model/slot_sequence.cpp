@@ -8,13 +8,18 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/checked_math.hpp"
+
 namespace p3s::model {
 
 std::optional<std::int64_t> SlotLayout::slots_at(std::int64_t n) const {
   if (!block) return templates;
   const std::optional<std::int64_t> count = block->count.try_at(n);
   if (!count || *count < 0) return std::nullopt;
-  return templates - block->period + *count * block->period;
+  // Checked: the count comes from a file, and a slot count beyond 64 bits is no count.
+  const std::optional<std::int64_t> repeated = core::checked_mul(*count, block->period);
+  if (!repeated) return std::nullopt;
+  return core::checked_add(templates - block->period, *repeated);
 }
 
 SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
@@ -62,7 +67,8 @@ void choose_one_grid(std::vector<PeerRuleInference>& slots) {
   std::vector<GridPeerRule> grids;
   for (const PeerRuleInference& slot : slots) {
     for (const PeerRule& alt : slot.alternatives) {
-      if (const auto g = grid_of(alt); g && std::find(grids.begin(), grids.end(), *g) == grids.end())
+      if (const auto g = grid_of(alt);
+          g && std::find(grids.begin(), grids.end(), *g) == grids.end())
         grids.push_back(*g);
     }
   }
@@ -170,8 +176,8 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
     const PeerRuleInference& slot = out.slots[t];
     model.rules.push_back(*slot.rule);
     for (std::size_t k = 1; k < slot.alternatives.size(); ++k) {
-      const auto at = first_difference(*slot.rule, slot.alternatives[k], largest,
-                                       static_cast<std::int64_t>(t));
+      const auto at =
+          first_difference(*slot.rule, slot.alternatives[k], largest, static_cast<std::int64_t>(t));
       if (!at) continue;
       undecided.push_back(t);
       if (!deciding || *at < *deciding) deciding = at;

@@ -3,9 +3,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <fstream>
 
+#include "core/checked_math.hpp"
 #include "core/format_error.hpp"
+#include "core/json_read.hpp"
+#include "core/text_file.hpp"
 
 namespace p3s::model {
 namespace {
@@ -19,8 +21,19 @@ std::string op_text(core::Op op) {
 
 core::Op op_from(const json& j) {
   const auto op = core::op_from_name(j.get<std::string>());
-  if (!op) throw std::invalid_argument("unknown operation " + j.dump());
+  core::json_require(op.has_value(), j, "unknown operation " + j.dump());
   return *op;
+}
+
+// Limits of what a model can hold: process counts are MPI ranks (32-bit), and a phase's slot
+// templates and order residues are few (the builder makes tens); the bounds keep a hand-edited
+// file from sizing huge tables.
+constexpr std::int64_t kMaxProcesses = INT32_MAX;
+constexpr std::int64_t kMaxTemplates = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxModulus = std::int64_t{1} << 16;
+
+std::int32_t tag_from(const json& j) {
+  return core::json_int32(j, core::kAnyTag);
 }
 
 ordered_json fit_json(const ScalingFit& fit) {
@@ -38,6 +51,11 @@ ordered_json optional_fit(const std::optional<ScalingFit>& fit) {
 std::optional<ScalingFit> optional_fit_from(const json& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<ScalingFit>();
+}
+
+// A share of something: in [0, 1].
+double share_from(const json& j) {
+  return core::json_number(j, 0, 1);
 }
 
 ordered_json rules_json(const std::optional<SlotSequenceModel>& rules) {
@@ -111,73 +129,133 @@ ordered_json phase_json(const PhaseModel& p) {
   return out;
 }
 
+// What a slot template's call may have: peers only for point-to-point calls, a root exactly
+// for rooted collectives.
+SlotModel slot_from(const json& s) {
+  SlotModel slot;
+  slot.op = op_from(s.at("op"));
+  slot.tag = tag_from(s.at("tag"));
+  slot.rtag = tag_from(s.at("rtag"));
+  slot.sends = s.at("sends").get<bool>();
+  slot.receives = s.at("receives").get<bool>();
+  slot.rooted = s.at("rooted").get<bool>();
+  const core::OpKind kind = core::op_kind(slot.op);
+  core::json_require(kind == core::OpKind::PointToPoint || kind == core::OpKind::Persistent ||
+                         (!slot.sends && !slot.receives),
+                     s, "a " + op_text(slot.op) + " slot has no peers to send to or receive from");
+  core::json_require(!slot.rooted || core::is_rooted(slot.op), s.at("rooted"),
+                     "only rooted collectives (bcast, reduce, gather, scatter...) have a root");
+  slot.bytes = optional_fit_from(s.at("bytes"));
+  slot.rbytes = optional_fit_from(s.at("rbytes"));
+  slot.bytes_spread = core::json_number(s.at("bytes_spread"), 0);
+  slot.rbytes_spread = core::json_number(s.at("rbytes_spread"), 0);
+  slot.bytes_per_member = s.at("bytes_per_member").get<bool>();
+  slot.rbytes_per_member = s.at("rbytes_per_member").get<bool>();
+  if (!s.at("comm").is_null()) slot.comm = s.at("comm").get<CommunicatorRule>();
+  if (!s.at("comm_root").is_null()) {
+    core::json_require(slot.rooted && slot.comm, s.at("comm_root"),
+                       "only a rooted collective on a sub-communicator has a root's place");
+    slot.comm_root = s.at("comm_root").get<IntegerFormula>();
+  }
+  return slot;
+}
+
+// Every variant lists slot templates that exist, each at most once: phase_events walks them.
+void check_order(const json& j, const SlotOrder& order, std::size_t slots) {
+  core::json_require(order.variants.size() == static_cast<std::size_t>(order.modulus), j,
+                     "order: one variant per residue of the modulus");
+  for (std::size_t v = 0; v < order.variants.size(); ++v) {
+    std::vector<bool> seen(slots, false);
+    for (const std::int32_t s : order.variants[v]) {
+      core::json_require(s >= 0 && static_cast<std::size_t>(s) < slots, j.at("variants").at(v),
+                         fmt::format("slot {} does not exist (the phase has {})", s, slots));
+      core::json_require(!seen[static_cast<std::size_t>(s)], j.at("variants").at(v),
+                         fmt::format("slot {} is listed twice", s));
+      seen[static_cast<std::size_t>(s)] = true;
+    }
+  }
+}
+
+// A carried event: [op, dst, src, root, tag, rtag, bytes, rbytes], peers as offsets in the
+// block of n ranks or -1.
+CarriedRankEvent carried_event_from(const json& e, std::int64_t n) {
+  core::json_require(e.is_array() && e.size() == 8, e,
+                     "a carried event is [op, dst, src, root, tag, rtag, bytes, rbytes]");
+  const auto offset = [&](const json& v) {
+    return core::json_int32(v, -1, static_cast<std::int32_t>(n - 1));
+  };
+  return {op_from(e.at(0)),
+          offset(e.at(1)),
+          offset(e.at(2)),
+          offset(e.at(3)),
+          tag_from(e.at(4)),
+          tag_from(e.at(5)),
+          core::json_integer(e.at(6), 0, core::kMaxBytes),
+          core::json_integer(e.at(7), 0, core::kMaxBytes)};
+}
+
 PhaseModel phase_from(const json& j) {
   PhaseModel p;
-  p.index = j.at("index").get<std::int32_t>();
+  p.index = core::json_int32(j.at("index"), 0);
   p.name = j.at("name").get<std::string>();
   p.calls = j.at("calls").get<std::string>();
-  p.runs_n = j.at("runs").get<std::vector<std::int64_t>>();
-  p.shares = j.at("shares").get<std::vector<double>>();
+  p.runs_n = core::json_integers(j.at("runs"), 1, kMaxProcesses);
+  p.shares = core::json_numbers(j.at("shares"), 0, 1);
   p.pairing = j.at("pairing").get<std::vector<std::string>>();
-  if (p.shares.size() != p.runs_n.size() || p.pairing.size() != p.runs_n.size())
-    throw std::invalid_argument("phase shares and pairing: one per run");
+  core::json_require(p.shares.size() == p.runs_n.size() && p.pairing.size() == p.runs_n.size(), j,
+                     "phase shares and pairing: one per run");
   p.weight = j.at("weight").get<ScalingFit>();
   p.pattern_modelled = j.at("pattern_modelled").get<bool>();
   p.alignment = j.at("alignment").get<std::string>();
   p.failures = j.at("failures").get<std::vector<std::string>>();
   p.notes = j.at("notes").get<std::vector<std::string>>();
-  p.layout = j.at("layout").get<SlotLayout>();
+  const json& layout = j.at("layout");
+  p.layout = layout.get<SlotLayout>();
+  core::json_require(p.layout.templates <= kMaxTemplates, layout.at("templates"),
+                     fmt::format("more than {} slot templates", kMaxTemplates));
   for (const json& s : j.at("slots")) {
-    SlotModel slot;
-    slot.op = op_from(s.at("op"));
-    slot.tag = s.at("tag").get<std::int32_t>();
-    slot.rtag = s.at("rtag").get<std::int32_t>();
-    slot.sends = s.at("sends").get<bool>();
-    slot.receives = s.at("receives").get<bool>();
-    slot.rooted = s.at("rooted").get<bool>();
-    slot.bytes = optional_fit_from(s.at("bytes"));
-    slot.rbytes = optional_fit_from(s.at("rbytes"));
-    slot.bytes_spread = s.at("bytes_spread").get<double>();
-    slot.rbytes_spread = s.at("rbytes_spread").get<double>();
-    if (!(slot.bytes_spread >= 0) || !(slot.rbytes_spread >= 0))
-      throw std::invalid_argument("a size spread must be a non-negative number");
-    slot.bytes_per_member = s.at("bytes_per_member").get<bool>();
-    slot.rbytes_per_member = s.at("rbytes_per_member").get<bool>();
-    if (!s.at("comm").is_null()) slot.comm = s.at("comm").get<CommunicatorRule>();
-    if (!s.at("comm_root").is_null()) slot.comm_root = s.at("comm_root").get<IntegerFormula>();
-    p.slots.push_back(slot);
+    p.slots.push_back(core::json_within(s, [&] { return slot_from(s); }));
   }
   p.dst_rules = rules_from(j.at("dst"));
   p.src_rules = rules_from(j.at("src"));
   p.root_rules = rules_from(j.at("root"));
+  const json& order = j.at("order");
+  p.order.modulus = core::json_integer(order.at("modulus"), 1, kMaxModulus);
+  p.order.variants = order.at("variants").get<std::vector<std::vector<std::int32_t>>>();
   if (p.pattern_modelled) {
-    if (p.layout.templates != static_cast<std::int64_t>(p.slots.size()))
-      throw std::invalid_argument("layout: one template per slot");
-    for (const auto* rules : {&p.dst_rules, &p.src_rules, &p.root_rules}) {
-      if (*rules && (*rules)->rules.size() != p.slots.size())
-        throw std::invalid_argument("peer rules: one per slot");
+    core::json_require(p.layout.templates == static_cast<std::int64_t>(p.slots.size()), layout,
+                       "layout: one template per slot");
+    for (const char* key : {"dst", "src", "root"}) {
+      const auto& rules = key[0] == 'd' ? p.dst_rules : key[0] == 's' ? p.src_rules : p.root_rules;
+      core::json_require(!rules || rules->rules.size() == p.slots.size(), j.at(key),
+                         "peer rules: one per slot");
     }
+    for (std::size_t s = 0; s < p.slots.size(); ++s) {
+      const SlotModel& slot = p.slots[s];
+      // A rooted collective without a root would be replayed rootless; on a sub-communicator
+      // its root is a member's place (comm_root).
+      const bool has_root =
+          slot.comm
+              ? slot.comm_root.has_value()
+              : p.root_rules && !std::holds_alternative<NoPeerRule>(p.root_rules->rules[s].form);
+      core::json_require(!slot.rooted || has_root, j.at("slots").at(s),
+                         "a rooted collective's slot needs a root rule (or, on a "
+                         "sub-communicator, the root's place)");
+    }
+    check_order(order, p.order, p.slots.size());
   }
-  p.order.modulus = j.at("order").at("modulus").get<std::int64_t>();
-  p.order.variants = j.at("order").at("variants").get<std::vector<std::vector<std::int32_t>>>();
-  if (p.pattern_modelled &&
-      (p.order.modulus < 1 || p.order.variants.size() != static_cast<std::size_t>(p.order.modulus)))
-    throw std::invalid_argument("order: one variant per residue of the modulus");
   if (!j.at("carried").is_null()) {
+    const json& c = j.at("carried");
     CarriedPattern carried;
-    carried.n = j.at("carried").at("n").get<std::int64_t>();
-    for (const json& rank : j.at("carried").at("ranks")) {
+    carried.n = core::json_integer(c.at("n"), 1, kMaxProcesses);
+    core::json_require(
+        c.at("ranks").is_array() && c.at("ranks").size() == static_cast<std::size_t>(carried.n),
+        c.at("ranks"), "carried: one event list per rank of its run");
+    for (const json& rank : c.at("ranks")) {
       std::vector<CarriedRankEvent> events;
-      for (const json& e : rank) {
-        events.push_back({op_from(e.at(0)), e.at(1).get<std::int32_t>(),
-                          e.at(2).get<std::int32_t>(), e.at(3).get<std::int32_t>(),
-                          e.at(4).get<std::int32_t>(), e.at(5).get<std::int32_t>(),
-                          e.at(6).get<std::int64_t>(), e.at(7).get<std::int64_t>()});
-      }
+      for (const json& e : rank) events.push_back(carried_event_from(e, carried.n));
       carried.ranks.push_back(std::move(events));
     }
-    if (carried.n < 1 || carried.ranks.size() != static_cast<std::size_t>(carried.n))
-      throw std::invalid_argument("carried: one event list per rank of its run");
     p.carried = std::move(carried);
   }
   return p;
@@ -213,28 +291,32 @@ ordered_json group_json(const InstructionGroup& g) {
           {"points", points}};
 }
 
+// A non-negative finite number, or null.
+std::optional<double> optional_amount_from(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return core::json_number(j, 0);
+}
+
 InstructionGroup group_from(const json& j) {
   InstructionGroup g;
-  g.first = j.at("ranks").at(0).get<double>();
-  g.end = j.at("ranks").at(1).get<double>();
-  if (j.at("ranks").size() != 2 || g.first < 0 || g.end > 1 || g.end <= g.first)
-    throw std::invalid_argument("compute group ranks: [first, end) shares within [0, 1]");
-  g.modulus = j.at("modulus").get<std::int64_t>();
-  g.residues = j.at("residues").get<std::vector<std::int64_t>>();
+  const json& ranks = j.at("ranks");
+  core::json_require(ranks.is_array() && ranks.size() == 2, ranks,
+                     "compute group ranks: [first, end)");
+  g.first = share_from(ranks.at(0));
+  g.end = share_from(ranks.at(1));
+  core::json_require(g.first < g.end, ranks,
+                     "compute group ranks: [first, end) shares within [0, 1]");
+  g.modulus = core::json_integer(j.at("modulus"), 1, kMaxModulus);
+  g.residues = core::json_integers(j.at("residues"), 0, g.modulus - 1);
+  core::json_require(!g.residues.empty(), j.at("residues"), "compute group: some residues");
   g.slowest = j.at("slowest").get<bool>();
-  if (g.modulus < 1 || g.residues.empty())
-    throw std::invalid_argument("compute group: a modulus of at least 1 and some residues");
-  for (std::int64_t residue : g.residues) {
-    if (residue < 0 || residue >= g.modulus)
-      throw std::invalid_argument("compute group: residues lie in 0..modulus-1");
-  }
   g.per_rank_ns = j.at("per_rank_ns").get<ScalingFit>();
-  g.total_instructions = optional_from<double>(j.at("total_instructions"));
+  g.total_instructions = optional_amount_from(j.at("total_instructions"));
   for (const json& p : j.at("points")) {
-    g.points.push_back({p.at("n").get<double>(), p.at("cpu_ns").get<double>(),
-                        optional_from<double>(p.at("instructions")),
-                        p.at("n_measured").get<std::int64_t>(),
-                        optional_from<double>(p.at("workload")), p.at("measurable").get<bool>()});
+    g.points.push_back({core::json_number(p.at("n"), 0), core::json_number(p.at("cpu_ns"), 0),
+                        optional_amount_from(p.at("instructions")),
+                        core::json_integer(p.at("n_measured"), 1, kMaxProcesses),
+                        optional_amount_from(p.at("workload")), p.at("measurable").get<bool>()});
   }
   return g;
 }
@@ -289,17 +371,22 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
   if (c.metric != "cpu_time" && c.metric != "instructions")
     throw std::invalid_argument("compute metric is neither cpu_time nor instructions");
   c.scaling = work_scaling_from_name(j.at("scaling").get<std::string>());
-  if (!j.at("workload").is_null()) {
-    c.workload = core::Workload{j.at("workload").at("label").get<std::string>(),
-                                j.at("workload").at("size").get<double>()};
-  }
+  if (!j.at("workload").is_null()) c.workload = core::workload_from_json(j.at("workload"));
   for (const json& p : j.at("phases")) {
-    if (p.at("index").get<std::size_t>() != c.phases.size())
-      throw std::invalid_argument("compute phases: one per phase, in order");
+    core::json_require(
+        core::json_integer(p.at("index"), 0) == static_cast<std::int64_t>(c.phases.size()),
+        p.at("index"), "compute phases: one per phase, in order");
     PhaseCompute phase;
-    for (const json& g : p.at("groups")) phase.groups.push_back(group_from(g));
+    for (const json& g : p.at("groups")) {
+      phase.groups.push_back(core::json_within(g, [&] { return group_from(g); }));
+    }
     check_cover(phase.groups);
-    phase.slot_shares = p.at("slot_shares").get<std::vector<double>>();
+    // Shares of a repetition's compute: together at most the whole of it.
+    phase.slot_shares = core::json_numbers(p.at("slot_shares"), 0, 1);
+    double total = 0;
+    for (const double share : phase.slot_shares) total += share;
+    core::json_require(total <= 1 + 1e-6, p.at("slot_shares"),
+                       "slot shares add up to more than the whole repetition");
     phase.notes = p.at("notes").get<std::vector<std::string>>();
     c.phases.push_back(std::move(phase));
   }
@@ -317,13 +404,11 @@ ordered_json coverage_json(const RunCoverage& c) {
 
 RunCoverage coverage_from(const json& j) {
   RunCoverage c;
-  c.n = j.at("n").get<std::int64_t>();
+  c.n = core::json_integer(j.at("n"), 1, kMaxProcesses);
   c.run = j.at("run").get<std::string>();
-  c.modelled = j.at("modelled").get<double>();
-  if (!(c.modelled >= 0 && c.modelled <= 1.000001))
-    throw std::invalid_argument("coverage 'modelled' must be a share in [0, 1]");
+  c.modelled = core::json_number(j.at("modelled"), 0, 1.000001);
   for (const json& m : j.at("missing")) {
-    c.missing.push_back({m.at("phase").get<std::string>(), m.at("share").get<double>(),
+    c.missing.push_back({m.at("phase").get<std::string>(), share_from(m.at("share")),
                          m.at("why").get<std::string>()});
   }
   return c;
@@ -350,45 +435,42 @@ ordered_json slt_to_json(const Slt& slt) {
 }
 
 Slt slt_from_json(const json& j, const std::string& name) {
-  try {
-    if (j.at("format").get<std::string>() != kSltFormat) {
-      throw std::invalid_argument(fmt::format("format is not '{}'", kSltFormat));
+  Slt slt;
+  core::read_json_value(name, j, [&](const json& root) {
+    core::json_require(root.is_object() && root.contains("format"), root,
+                       "not a p3s model (no \"format\")");
+    core::json_require(root.at("format") == kSltFormat, root.at("format"),
+                       fmt::format("format is not '{}'", kSltFormat));
+    slt.application = root.at("application").get<std::string>();
+    slt.runs = core::json_integers(root.at("runs"), 1, kMaxProcesses);
+    if (!root.at("holdout").is_null()) {
+      slt.holdout_n = core::json_integer(root.at("holdout"), 1, kMaxProcesses);
     }
-    Slt slt;
-    slt.application = j.at("application").get<std::string>();
-    slt.runs = j.at("runs").get<std::vector<std::int64_t>>();
-    if (!j.at("holdout").is_null()) slt.holdout_n = j.at("holdout").get<std::int64_t>();
-    slt.notes = j.at("notes").get<std::vector<std::string>>();
-    for (const json& c : j.at("coverage")) slt.coverage.push_back(coverage_from(c));
-    if (slt.coverage.size() != slt.runs.size())
-      throw std::invalid_argument("coverage: one entry per training run");
-    for (const json& p : j.at("phases")) slt.phases.push_back(phase_from(p));
-    slt.compute = compute_from(j.at("compute"), slt.phases.size());
-    return slt;
-  } catch (const core::FormatError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw core::FormatError(name, 0, e.what());
-  }
+    slt.notes = root.at("notes").get<std::vector<std::string>>();
+    for (const json& c : root.at("coverage")) {
+      slt.coverage.push_back(core::json_within(c, [&] { return coverage_from(c); }));
+    }
+    core::json_require(slt.coverage.size() == slt.runs.size(), root.at("coverage"),
+                       "coverage: one entry per training run");
+    for (const json& p : root.at("phases")) {
+      slt.phases.push_back(core::json_within(p, [&] { return phase_from(p); }));
+    }
+    const json& compute = root.at("compute");
+    slt.compute =
+        core::json_within(compute, [&] { return compute_from(compute, slt.phases.size()); });
+  });
+  return slt;
 }
 
 void write_slt(const std::filesystem::path& file, const Slt& slt) {
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", file.string()));
-  out << slt_to_json(slt).dump(1) << '\n';
-  if (!out) throw std::runtime_error(fmt::format("error writing {}", file.string()));
+  core::write_text_file(file, slt_to_json(slt).dump(1) + "\n");
 }
 
 Slt read_slt(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw core::FormatError(file.string(), 0, "cannot open");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw core::FormatError(file.string(), 0, fmt::format("not JSON: {}", e.what()));
-  }
-  return slt_from_json(j, file.string());
+  Slt slt;
+  core::read_json_document(file.string(), core::read_text_file(file, "model (SLT)"),
+                           [&](const json& j) { slt = slt_from_json(j, file.string()); });
+  return slt;
 }
 
 }  // namespace p3s::model

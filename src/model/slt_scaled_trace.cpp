@@ -36,7 +36,16 @@ double extrapolated(const ScalingFit& fit, int n, std::string_view what,
 std::int64_t bytes_at(const std::optional<ScalingFit>& fit, int n, std::string_view what,
                       std::vector<std::string>& warnings) {
   if (!fit) return 0;
-  return std::llround(extrapolated(*fit, n, what, warnings));
+  const double value = extrapolated(*fit, n, what, warnings);
+  const std::int64_t bytes = std::llround(value);
+  // A message the model has but that carries under half a byte is no message MPI can send.
+  if (value > 0 && bytes == 0) {
+    throw std::domain_error(fmt::format(
+        "{}: {} = {:.3g} at N = {}: less than one byte per rank, which MPI cannot send (the fit "
+        "is extrapolated past what it can mean)",
+        what, fit->equation(), value, n));
+  }
+  return bytes;
 }
 
 bool point_to_point(core::Op op) {
@@ -155,8 +164,16 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
       slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
       slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
       slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
-      slot.bytes = bytes_at(model.bytes, nprocs,
-                            fmt::format("slot {} bytes", at.template_index), notes);
+      // A rooted collective whose root rule leaves 0..N-1 at N has no root to replay (on a
+      // sub-communicator the root is a member's place, checked with the members).
+      if (model.rooted && !model.comm &&
+          (slot.root(0) == kNoPeer || slot.root(nprocs - 1) == kNoPeer)) {
+        throw std::domain_error(fmt::format("slot {} ({}): its root is outside 0..{} at N = {}",
+                                            slot_index, core::op_name(model.op), nprocs - 1,
+                                            nprocs));
+      }
+      slot.bytes =
+          bytes_at(model.bytes, nprocs, fmt::format("slot {} bytes", at.template_index), notes);
       slot.rbytes = bytes_at(model.rbytes, nprocs,
                              fmt::format("slot {} received bytes", at.template_index), notes);
       if (model.comm) slot.comm = sub_communicator(model, at.template_index, slot.comm_root);
@@ -203,6 +220,11 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
   double unplaced = 0;
   const std::size_t first_out = out.size();
   for (std::int32_t s : sequence) {
+    // The SLT reader checks slot orders; a model built otherwise must not read past its slots.
+    if (s < 0 || static_cast<std::size_t>(s) >= inst.slots.size()) {
+      throw std::out_of_range(
+          fmt::format("{}: its slot order names slot {}, which does not exist", model.name, s));
+    }
     const InstantiatedSlot& slot = inst.slots[static_cast<std::size_t>(s)];
     const SlotModel& m = *slot.model;
     core::Event e;
@@ -219,7 +241,8 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
       const std::vector<std::int64_t> mine = m.comm->members_of(rank, nprocs_);
       members = static_cast<std::int64_t>(mine.size());
       e.comm = slot.comm;
-      if (m.rooted) e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
+      if (m.rooted)
+        e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
     }
     if (e.dst != core::kNone || !point_to_point(m.op)) {
       e.tag = m.tag;
@@ -297,10 +320,10 @@ std::int32_t SltScaledTrace::sub_communicator(const SlotModel& slot, std::int64_
   if (slot.comm_root) {
     root_place = slot.comm_root->at(nprocs_);
     if (root_place < 0 || root_place >= static_cast<std::int64_t>(members.size())) {
-      throw std::domain_error(fmt::format(
-          "slot {}: the root's place {} ({}) is not among the {} members of its "
-          "sub-communicator at N = {}",
-          template_index, root_place, slot.comm_root->text(), members.size(), nprocs_));
+      throw std::domain_error(
+          fmt::format("slot {}: the root's place {} ({}) is not among the {} members of its "
+                      "sub-communicator at N = {}",
+                      template_index, root_place, slot.comm_root->text(), members.size(), nprocs_));
     }
   }
   const auto known = std::find_if(sub_rules_.begin(), sub_rules_.end(),

@@ -3,9 +3,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "core/text_file.hpp"
 
 namespace p3s::report {
 
@@ -114,10 +115,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
 }
 
 void write_text(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("error writing {}", file.string()));
+  core::write_text_file(file, text);
 }
 
 }  // namespace p3s::report

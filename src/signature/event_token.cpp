@@ -4,7 +4,8 @@ namespace p3s::signature {
 
 std::int32_t relative_rank(std::int32_t peer, std::int32_t rank, std::int32_t nprocs) {
   if (peer < 0) return peer;
-  return (peer - rank + nprocs) % nprocs;
+  // In 64 bits: peer - rank + nprocs passes 2^31 for runs of more than 2^30 ranks.
+  return static_cast<std::int32_t>((std::int64_t{peer} - rank + nprocs) % nprocs);
 }
 
 std::size_t EventTokenHash::operator()(const EventToken& t) const noexcept {

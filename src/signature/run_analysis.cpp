@@ -48,7 +48,7 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   auto work = [&] {
     for (int rank = next_rank++; rank < sig.run.nprocs && !failed; rank = next_rank++) {
       try {
-        const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank);
+        const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
         sig.ranks[rank] = detect_phases(trace, options.phases);
       } catch (const core::FormatError& e) {
         std::lock_guard lock(errors_mutex);
@@ -63,7 +63,9 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
     }
   };
   std::vector<std::thread> workers;
-  for (int w = 1; w < std::max(1, options.workers); ++w) workers.emplace_back(work);
+  for (int w = 1; w < std::min(std::max(1, options.workers), sig.run.nprocs); ++w) {
+    workers.emplace_back(work);
+  }
   work();
   for (std::thread& t : workers) t.join();
   if (!errors.empty()) std::rethrow_exception(errors.begin()->second);

@@ -13,6 +13,9 @@ struct AnalysisOptions {
   // Each worker holds one rank's trace at a time and keeps only its phase summary, so memory
   // grows with one rank's events per worker, not with the run.
   int workers = 2;
+  // Strict by default; allow_truncated reads the ranks a killed job cut short (they are marked
+  // truncated) instead of refusing the run.
+  core::ReadOptions read;
 };
 
 // Throws core::FormatError for bad input (missing or malformed run.json or rank file), naming

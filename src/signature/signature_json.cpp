@@ -1,10 +1,13 @@
 #include "signature/signature_json.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 
+#include "core/checked_math.hpp"
 #include "core/format_error.hpp"
+#include "core/json_read.hpp"
 #include "core/rank_list.hpp"
+#include "core/text_file.hpp"
 
 namespace p3s::signature {
 namespace {
@@ -18,14 +21,26 @@ constexpr double kNsPerSecond = 1e9;
 double seconds(double ns) {
   return ns / kNsPerSecond;
 }
-std::int64_t to_ns(double s) {
-  return std::llround(s * kNsPerSecond);
-}
-
 // Bad content found while reading; turned into a FormatError naming the file at the top.
 struct BadSignature : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Seconds as written, back in nanoseconds: non-negative and within what an int64 of ns holds.
+constexpr double kMaxSeconds = 9e9;
+std::int64_t ns_from(const json& j) {
+  return std::llround(core::json_number(j, 0, kMaxSeconds) * kNsPerSecond);
+}
+
+std::string text_of(const json& j) {
+  core::json_require(j.is_string(), j, std::string("must be a string, not ") + j.type_name());
+  return j.get<std::string>();
+}
+
+bool flag_of(const json& j) {
+  core::json_require(j.is_boolean(), j, "must be true or false");
+  return j.get<bool>();
+}
 
 std::string_view end_name(core::TraceEnd end) {
   switch (end) {
@@ -54,19 +69,19 @@ ojson stats_json(const RunningStats& s, double scale) {
   return {{"mean", s.mean() * scale}, {"stddev", s.stddev() * scale}};
 }
 
+// Means and spreads of times and counts: finite and non-negative.
 RunningStats stats_from(const json& j, std::int64_t count, double scale) {
-  return RunningStats::from(count, j.at("mean").get<double>() / scale,
-                            j.at("stddev").get<double>() / scale);
+  return RunningStats::from(count, core::json_number(j.at("mean"), 0) / scale,
+                            core::json_number(j.at("stddev"), 0) / scale);
 }
 
 constexpr double kToSeconds = 1.0 / kNsPerSecond;
 
 // A size's range over the repetitions, [min, max], around its mean.
 RunningStats range_from(const json& j, std::int64_t count, double mean, const char* key) {
-  const auto range = j.get<std::vector<double>>();
-  if (range.size() != 2 || !(range[0] <= mean) || !(mean <= range[1]) || range[0] < 0) {
-    throw BadSignature(std::string(key) + " must be [min, max] around the mean size");
-  }
+  const auto range = core::json_numbers(j, 0, static_cast<double>(core::kMaxBytes));
+  core::json_require(range.size() == 2 && range[0] <= mean && mean <= range[1], j,
+                     std::string(key) + " must be [min, max] around the mean size");
   return RunningStats::from(count, mean, 0.0, range[0], range[1]);
 }
 
@@ -78,14 +93,15 @@ ojson peer_json(std::int32_t offset) {
   return offset;
 }
 
-std::int32_t peer_from(const json& j) {
+// An offset (peer - rank) mod nprocs lies in 0..nprocs-1.
+std::int32_t peer_from(const json& j, std::int32_t nprocs) {
   if (j.is_null()) return core::kNone;
   if (j.is_string()) {
-    if (j.get<std::string>() != "any")
-      throw BadSignature("peer must be an integer, null or \"any\"");
+    core::json_require(j.get<std::string>() == "any", j,
+                       "peer must be an integer, null or \"any\"");
     return core::kAnySource;
   }
-  return j.get<std::int32_t>();
+  return core::json_int32(j, 0, nprocs - 1);
 }
 
 ojson event_json(const EventToken& t, const SlotStats& slot, bool instructions) {
@@ -167,24 +183,20 @@ ojson run_json(const Signature& sig) {
 }
 
 EventToken event_from(const json& j, SlotStats& slot, std::int64_t weight, bool instructions,
-                      std::size_t comm_count) {
+                      std::size_t comm_count, std::int32_t nprocs) {
   EventToken t;
-  const auto op = core::op_from_name(j.at("op").get<std::string>());
-  if (!op) throw BadSignature("unknown op '" + j.at("op").get<std::string>() + "'");
+  const auto op = core::op_from_name(text_of(j.at("op")));
+  core::json_require(op.has_value(), j.at("op"), "unknown op " + j.at("op").dump());
   t.op = *op;
-  t.dst = peer_from(j.at("dst"));
-  t.tag = j.at("tag").get<std::int32_t>();
-  t.bytes = j.at("bytes").get<std::int64_t>();
-  t.src = peer_from(j.at("src"));
-  t.rtag = j.at("rtag").get<std::int32_t>();
-  t.rbytes = j.at("rbytes").get<std::int64_t>();
-  t.comm = j.at("comm").get<std::int32_t>();
-  if (t.comm < 0 || static_cast<std::size_t>(t.comm) >= comm_count) {
-    throw BadSignature("event refers to communicator " + std::to_string(t.comm) +
-                       ", not in 'comms'");
-  }
-  t.root = peer_from(j.at("root"));
-  t.requests = j.at("requests").is_null() ? core::kNone : j.at("requests").get<std::int32_t>();
+  t.dst = peer_from(j.at("dst"), nprocs);
+  t.tag = core::json_int32(j.at("tag"), core::kAnyTag);
+  t.bytes = core::json_integer(j.at("bytes"), 0, core::kMaxBytes);
+  t.src = peer_from(j.at("src"), nprocs);
+  t.rtag = core::json_int32(j.at("rtag"), core::kAnyTag);
+  t.rbytes = core::json_integer(j.at("rbytes"), 0, core::kMaxBytes);
+  t.comm = core::json_int32(j.at("comm"), 0, static_cast<std::int32_t>(comm_count) - 1);
+  t.root = peer_from(j.at("root"), nprocs);
+  t.requests = j.at("requests").is_null() ? core::kNone : core::json_int32(j.at("requests"), 0);
   slot.bytes = range_from(j.at("bytes_range"), weight, static_cast<double>(t.bytes), "bytes_range");
   slot.rbytes =
       range_from(j.at("rbytes_range"), weight, static_cast<double>(t.rbytes), "rbytes_range");
@@ -195,20 +207,22 @@ EventToken event_from(const json& j, SlotStats& slot, std::int64_t weight, bool 
   return t;
 }
 
-RankPhase phase_from(const json& j, bool instructions, std::size_t comm_count) {
+RankPhase phase_from(const json& j, bool instructions, std::size_t comm_count,
+                     std::int32_t nprocs) {
   RankPhase p;
-  p.id = j.at("id").get<std::int32_t>();
-  p.weight = j.at("weight").get<std::int64_t>();
-  if (p.weight < 1) throw BadSignature("phase weight must be at least 1");
-  p.occurrences = j.at("occurrences").get<std::int64_t>();
-  p.first_event = j.at("first_event").get<std::size_t>();
+  p.id = core::json_int32(j.at("id"), 0);
+  p.weight = core::json_integer(j.at("weight"), 1);
+  p.occurrences = core::json_integer(j.at("occurrences"), 0);
+  p.first_event = static_cast<std::size_t>(core::json_integer(j.at("first_event"), 0));
   p.time_ns = stats_from(j.at("time"), p.weight, kToSeconds);
-  p.total_ns = to_ns(j.at("time").at("total").get<double>());
+  p.total_ns = ns_from(j.at("time").at("total"));
   p.cpu_ns = stats_from(j.at("cpu"), p.weight, kToSeconds);
   if (instructions) p.instructions = stats_from(j.at("instructions"), p.weight, 1.0);
   for (const json& e : j.at("events")) {
     p.slots.emplace_back();
-    p.events.push_back(event_from(e, p.slots.back(), p.weight, instructions, comm_count));
+    p.events.push_back(core::json_within(e, [&] {
+      return event_from(e, p.slots.back(), p.weight, instructions, comm_count, nprocs);
+    }));
   }
   if (p.events.empty()) throw BadSignature("phase " + std::to_string(p.id) + " has no events");
   return p;
@@ -216,49 +230,36 @@ RankPhase phase_from(const json& j, bool instructions, std::size_t comm_count) {
 
 RankPhases rank_from(const json& j, std::int32_t nprocs) {
   RankPhases r;
-  r.rank = j.at("rank").get<std::int32_t>();
+  r.rank = core::json_int32(j.at("rank"), 0, nprocs - 1);
   r.nprocs = nprocs;
-  r.events = j.at("events").get<std::int64_t>();
-  r.end = end_from(j.at("end").get<std::string>());
-  r.run_ns = to_ns(j.at("run_seconds").get<double>());
-  r.instructions = j.at("instructions").get<bool>();
-  r.phase_count = j.at("phase_count").get<std::int64_t>();
-  r.other_events = j.at("other_events").get<std::int64_t>();
-  r.other_ns = to_ns(j.at("other_seconds").get<double>());
+  r.events = core::json_integer(j.at("events"), 0);
+  r.end = end_from(text_of(j.at("end")));
+  r.run_ns = ns_from(j.at("run_seconds"));
+  r.instructions = flag_of(j.at("instructions"));
+  r.phase_count = core::json_integer(j.at("phase_count"), 0);
+  r.other_events = core::json_integer(j.at("other_events"), 0);
+  r.other_ns = ns_from(j.at("other_seconds"));
   for (const json& c : j.at("comms")) {
+    std::vector<std::int32_t> members;
     try {
-      r.comms.push_back({core::parse_rank_list(c.get<std::string>())});
+      members = core::parse_rank_list(text_of(c), nprocs);
     } catch (const std::invalid_argument& e) {
-      throw BadSignature(std::string("communicator members: ") + e.what());
+      throw core::JsonValueError(c, std::string("communicator members: ") + e.what());
     }
+    std::vector<std::int32_t> sorted = members;
+    std::sort(sorted.begin(), sorted.end());
+    core::json_require(sorted.back() < nprocs, c, "communicator member outside 0..nprocs-1");
+    core::json_require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), c,
+                       "a communicator member is listed twice");
+    r.comms.push_back({std::move(members)});
   }
   if (r.comms.empty())
     throw BadSignature("rank " + std::to_string(r.rank) +
                        " has no communicators (MPI_COMM_WORLD comes first)");
   for (const json& p : j.at("phases"))
-    r.phases.push_back(phase_from(p, r.instructions, r.comms.size()));
+    r.phases.push_back(core::json_within(
+        p, [&] { return phase_from(p, r.instructions, r.comms.size(), nprocs); }));
   return r;
-}
-
-core::RunInfo run_from(const json& j) {
-  core::RunInfo run;
-  run.nprocs = j.at("nprocs").get<int>();
-  if (run.nprocs <= 0) throw BadSignature("nprocs must be positive");
-  run.command = j.at("command").get<std::vector<std::string>>();
-  if (!j.at("workload").is_null()) {
-    run.workload = core::Workload{j["workload"].at("label").get<std::string>(),
-                                  j["workload"].at("size").get<double>()};
-  }
-  run.date = j.at("date").get<std::string>();
-  run.host = j.at("host").get<std::string>();
-  run.counters = j.at("counters").get<std::vector<std::string>>();
-  run.wall_clock = j.at("clock").at("wall").get<std::string>();
-  run.cpu_clock = j.at("clock").at("cpu").get<std::string>();
-  run.source = j.at("source").get<std::string>();
-  run.exit_code = j.at("exit_code").get<int>();
-  run.wall_seconds = j.at("wall_seconds").get<double>();
-  run.complete = j.at("complete").get<bool>();
-  return run;
 }
 
 Signature parse(const json& j) {
@@ -270,23 +271,26 @@ Signature parse(const json& j) {
                        std::string(kSignatureFormat) + "')");
   }
   Signature sig;
-  sig.run_dir = j.at("run").at("dir").get<std::string>();
-  sig.run = run_from(j.at("run"));
-  const std::string compute = j.at("compute").get<std::string>();
-  if (compute != "cpu_time" && compute != "instructions")
-    throw BadSignature("compute must be cpu_time or instructions");
+  sig.run_dir = text_of(j.at("run").at("dir"));
+  sig.run = core::json_within(j.at("run"), [&] { return core::run_info_from_json(j.at("run")); });
+  const std::string compute = text_of(j.at("compute"));
+  core::json_require(compute == "cpu_time" || compute == "instructions", j.at("compute"),
+                     "compute must be cpu_time or instructions");
   sig.compute = compute == "instructions" ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
-  sig.threshold = j.at("threshold").get<double>();
-  sig.size_tolerance = j.at("size_tolerance").get<double>();
-  sig.aet_ns = to_ns(j.at("aet_seconds").get<double>());
-  sig.representative = j.at("representative_rank").get<std::int32_t>();
+  sig.threshold = core::json_number(j.at("threshold"), 0, 1);
+  sig.size_tolerance = core::json_number(j.at("size_tolerance"), 0);
+  sig.aet_ns = ns_from(j.at("aet_seconds"));
+  sig.representative = core::json_int32(j.at("representative_rank"), 0, sig.run.nprocs - 1);
   for (const json& p : j.at("phases")) {
-    sig.phases.push_back({p.at("id").get<std::int32_t>(), p.at("weight").get<std::int64_t>(),
-                          p.at("events").get<std::int64_t>(), p.at("ranks").get<std::int32_t>(),
-                          p.at("same_weight").get<bool>()});
+    sig.phases.push_back({core::json_int32(p.at("id"), 0), core::json_integer(p.at("weight"), 0),
+                          core::json_integer(p.at("events"), 0),
+                          core::json_int32(p.at("ranks"), 0, sig.run.nprocs),
+                          flag_of(p.at("same_weight"))});
   }
   sig.notes = j.at("notes").get<std::vector<std::string>>();
-  for (const json& r : j.at("ranks")) sig.ranks.push_back(rank_from(r, sig.run.nprocs));
+  for (const json& r : j.at("ranks")) {
+    sig.ranks.push_back(core::json_within(r, [&] { return rank_from(r, sig.run.nprocs); }));
+  }
   if (static_cast<int>(sig.ranks.size()) != sig.run.nprocs) {
     throw BadSignature("has " + std::to_string(sig.ranks.size()) + " ranks but nprocs is " +
                        std::to_string(sig.run.nprocs));
@@ -336,31 +340,26 @@ ojson signature_to_json(const Signature& sig) {
 }
 
 Signature signature_from_json(const json& j, const std::string& name) {
-  try {
-    return parse(j);
-  } catch (const BadSignature& e) {
-    throw core::FormatError(name, 0, e.what());
-  } catch (const json::exception& e) {
-    throw core::FormatError(name, 0, std::string("bad signature: ") + e.what());
-  }
+  Signature sig;
+  core::read_json_value(name, j, [&](const json& root) {
+    try {
+      sig = parse(root);
+    } catch (const BadSignature& e) {
+      throw core::FormatError(name, 0, e.what());
+    }
+  });
+  return sig;
 }
 
 void write_signature(const std::filesystem::path& file, const Signature& sig) {
-  std::ofstream out(file);
-  out << signature_to_json(sig).dump(1) << '\n';
-  if (!out) throw core::FormatError(file.string(), 0, "cannot write");
+  core::write_text_file(file, signature_to_json(sig).dump(1) + "\n");
 }
 
 Signature read_signature(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw core::FormatError(file.string(), 0, "cannot open signature");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw core::FormatError(file.string(), 0, std::string("not valid JSON: ") + e.what());
-  }
-  return signature_from_json(j, file.string());
+  Signature sig;
+  core::read_json_document(file.string(), core::read_text_file(file, "signature"),
+                           [&](const json& j) { sig = signature_from_json(j, file.string()); });
+  return sig;
 }
 
 }  // namespace p3s::signature

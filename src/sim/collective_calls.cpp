@@ -19,7 +19,8 @@ using core::Op;
 void* scratch(std::int64_t bytes) {
   static void* region = nullptr;
   static std::int64_t size = 0;
-  if (bytes > size) {
+  // Even an empty collective gets a real buffer: SimGrid's algorithms pack from it.
+  if (region == nullptr || bytes > size) {
     std::int64_t grown = std::max<std::int64_t>(bytes, std::int64_t{1} << 30);
     void* p = mmap(nullptr, static_cast<std::size_t>(grown), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -65,6 +66,7 @@ void CollectiveCalls::run(const core::ProgramStep& s) {
   const bool rooted = core::is_rooted(s.op);
   const int root = rooted ? comms_.rank_in(s.comm, s.root) : 0;
   const std::int64_t both = std::max(s.bytes, s.rbytes);
+  check_per_peer_volume(s, size);
   // Collectives record totals; what one rank gives or gets per peer is assumed even.
   const int per_peer_send = count(s.bytes / size);
   const int per_peer_recv = count(s.rbytes / size);

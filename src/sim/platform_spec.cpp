@@ -2,12 +2,14 @@
 
 #include <fmt/core.h>
 
-#include <cctype>
+#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "core/text_file.hpp"
 #include "core/xml_escape.hpp"
 
 namespace p3s::sim {
@@ -65,22 +67,121 @@ TorusShape torus(int hosts) {
   return {ceil_div(hosts, side * side), side, side};
 }
 
-// A number then a unit made of letters: SimGrid checks the unit when it loads the file.
-void check_quantity(const std::string& what, const std::string& value) {
-  std::size_t i = 0;
-  while (i < value.size() &&
-         (std::isdigit(static_cast<unsigned char>(value[i])) || value[i] == '.' ||
-          value[i] == 'e' || value[i] == 'E' || value[i] == '-' || value[i] == '+')) {
-    ++i;
+// SimGrid's units (xbt_parse_units in SimGrid 3.32): a base unit with decimal (k, M, G, ...)
+// or binary (Ki, Mi, Gi, ...) prefixes.
+bool prefixed(std::string_view unit, std::string_view base, bool binary) {
+  if (unit == base) return true;
+  if (!unit.ends_with(base)) return false;
+  const std::string_view prefix = unit.substr(0, unit.size() - base.size());
+  for (const char* p : {"k", "M", "G", "T", "P", "E", "Z", "Y"}) {
+    if (prefix == p) return true;
   }
-  bool unit = i > 0 && i < value.size();
-  for (std::size_t j = i; j < value.size(); ++j)
-    unit = unit && std::isalpha(static_cast<unsigned char>(value[j]));
-  if (!unit) {
+  if (!binary) return false;
+  for (const char* p : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"}) {
+    if (prefix == p) return true;
+  }
+  return false;
+}
+
+enum class Quantity { Bandwidth, Latency, Speed };
+
+bool known_unit(Quantity quantity, std::string_view unit) {
+  switch (quantity) {
+    case Quantity::Bandwidth:
+      return prefixed(unit, "Bps", true) || prefixed(unit, "bps", true);
+    case Quantity::Latency:
+      for (const char* u : {"w", "d", "h", "m", "s", "ms", "us", "ns", "ps"}) {
+        if (unit == u) return true;
+      }
+      return false;
+    case Quantity::Speed:
+      if (prefixed(unit, "f", false) || unit == "flops") return true;
+      for (const char* p : {"kilo", "mega", "giga", "tera", "peta", "exa", "zeta", "yotta"}) {
+        if (unit == std::string(p) + "flops") return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+// A positive, finite number then one of the quantity's units: SimGrid itself would take a
+// negative or zero bandwidth, latency or speed and fail (or divide by it) in the middle of a
+// simulation.
+void check_quantity(const std::string& what, const std::string& value, Quantity quantity) {
+  double number = 0;
+  const char* begin = value.data();
+  const char* end = value.data() + value.size();
+  auto [unit_start, ec] = std::from_chars(begin, end, number);
+  const std::string_view unit(unit_start, static_cast<std::size_t>(end - unit_start));
+  if (ec != std::errc() || unit.empty() || !known_unit(quantity, unit)) {
     throw std::invalid_argument(what + " '" + value +
-                                "' is not a number with a unit (e.g. 10Gbps, 1us, 1Gf)");
+                                "' is not a number with a SimGrid unit (e.g. 10Gbps, 1us, 1Gf)");
+  }
+  if (!(number > 0) || !std::isfinite(number)) {
+    throw std::invalid_argument(what + " '" + value + "' must be positive");
   }
 }
+
+// A non-negative finite number, alone (SMPI's factors and overheads).
+bool plain_number(std::string_view text, double& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value) &&
+         value >= 0;
+}
+
+std::vector<std::string_view> split_on(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const std::size_t at = text.find(separator);
+    parts.push_back(text.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    text.remove_prefix(at + 1);
+  }
+}
+
+// SMPI's factor syntax: SIZE:VALUE[:VALUE...] pieces separated by ';', SIZE a byte count and
+// every VALUE a positive number (a factor) or, for overheads, a non-negative time.
+void check_factors(const std::string& what, const std::string& spec, std::size_t values,
+                   bool times) {
+  const std::string form = times ? "SIZE:BASE:PER_BYTE[;...]" : "SIZE:FACTOR[;...]";
+  for (std::string_view piece : split_on(spec, ';')) {
+    if (piece.empty()) continue;  // a trailing ';'
+    const std::vector<std::string_view> fields = split_on(piece, ':');
+    std::uint64_t size = 0;
+    auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), size);
+    const bool size_ok =
+        !fields[0].empty() && ec == std::errc() && end == fields[0].data() + fields[0].size();
+    bool values_ok = size_ok && (values == 0 ? fields.size() >= 2 : fields.size() == values + 1);
+    for (std::size_t i = 1; values_ok && i < fields.size(); ++i) {
+      double v = 0;
+      if (times) {
+        std::string_view number = fields[i];
+        for (const char* unit : {"ps", "ns", "us", "ms", "s"}) {
+          if (number.ends_with(unit)) {
+            number.remove_suffix(std::string_view(unit).size());
+            break;
+          }
+        }
+        values_ok = plain_number(number, v);
+      } else {
+        values_ok = plain_number(fields[i], v) && v > 0;
+      }
+    }
+    if (!values_ok) {
+      throw std::invalid_argument(what + " '" + spec + "': '" + std::string(piece) + "' is not " +
+                                  form +
+                                  (times ? " with non-negative times" : " with factors > 0"));
+    }
+  }
+  if (spec.find_first_not_of("; ") == std::string::npos) {
+    throw std::invalid_argument(what + " '" + spec + "' holds no " + form);
+  }
+}
+
+// Hosts and cores a platform may have: far above what SimGrid simulates in memory, and small
+// enough that rounding a topology up stays within an int.
+constexpr int kMaxHosts = 1 << 24;
+constexpr int kMaxCoresPerHost = 1 << 16;
 
 }  // namespace
 
@@ -150,14 +251,29 @@ std::string topology_parameters(const PlatformSpec& spec) {
   return "";
 }
 
+void check_platform(const PlatformSpec& spec) {
+  if (spec.hosts < 1 || spec.hosts > kMaxHosts) {
+    throw std::invalid_argument(
+        fmt::format("hosts {}: a platform has 1 to {} hosts", spec.hosts, kMaxHosts));
+  }
+  if (spec.cores_per_host < 1 || spec.cores_per_host > kMaxCoresPerHost) {
+    throw std::invalid_argument(fmt::format("cores per host {}: a host has 1 to {} cores",
+                                            spec.cores_per_host, kMaxCoresPerHost));
+  }
+  check_quantity("bandwidth", spec.bandwidth, Quantity::Bandwidth);
+  check_quantity("latency", spec.latency, Quantity::Latency);
+  check_quantity("speed", spec.speed, Quantity::Speed);
+  check_quantity("loopback bandwidth", spec.loopback_bandwidth, Quantity::Bandwidth);
+  check_quantity("loopback latency", spec.loopback_latency, Quantity::Latency);
+  if (!spec.bw_factor.empty()) check_factors("bw-factor", spec.bw_factor, 0, false);
+  if (!spec.lat_factor.empty()) check_factors("lat-factor", spec.lat_factor, 0, false);
+  if (!spec.os.empty()) check_factors("os", spec.os, 2, true);
+  if (!spec.ois.empty()) check_factors("ois", spec.ois, 2, true);
+  if (!spec.or_.empty()) check_factors("or", spec.or_, 2, true);
+}
+
 std::string platform_xml(const PlatformSpec& spec) {
-  if (spec.hosts < 1) throw std::invalid_argument("a platform needs at least one host");
-  if (spec.cores_per_host < 1) throw std::invalid_argument("a host needs at least one core");
-  check_quantity("bandwidth", spec.bandwidth);
-  check_quantity("latency", spec.latency);
-  check_quantity("speed", spec.speed);
-  check_quantity("loopback bandwidth", spec.loopback_bandwidth);
-  check_quantity("loopback latency", spec.loopback_latency);
+  check_platform(spec);
 
   std::map<std::string, std::string> config = spec.config;
   const std::pair<const char*, const std::string*> smpi[] = {{"smpi/bw-factor", &spec.bw_factor},
@@ -209,11 +325,7 @@ std::string platform_xml(const PlatformSpec& spec) {
 }
 
 void write_platform(const PlatformSpec& spec, const std::filesystem::path& file) {
-  const std::string xml = platform_xml(spec);
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << xml;
-  if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
+  core::write_text_file(file, platform_xml(spec));
 }
 
 }  // namespace p3s::sim

@@ -43,7 +43,10 @@ int cluster_hosts(const PlatformSpec& spec);
 // SimGrid's topo_parameters for the topology ("" for a flat cluster).
 std::string topology_parameters(const PlatformSpec& spec);
 
-// The platform file's text. Throws std::invalid_argument on bad values.
+// Throws std::invalid_argument naming the first bad value: host or core counts out of range, a
+// quantity that is not positive or lacks a SimGrid unit, factors not in SMPI's syntax.
+void check_platform(const PlatformSpec& spec);
+// The platform file's text. Throws std::invalid_argument on bad values (check_platform).
 std::string platform_xml(const PlatformSpec& spec);
 void write_platform(const PlatformSpec& spec, const std::filesystem::path& file);
 

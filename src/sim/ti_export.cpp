@@ -127,6 +127,7 @@ class ActionWriter {
           core::op_name(s.op), s.comm));
     }
     const std::int64_t both = std::max(s.bytes, s.rbytes);
+    check_per_peer_volume(s, nprocs_);
     const std::int64_t send_peer = s.bytes / nprocs_, recv_peer = s.rbytes / nprocs_;
     switch (s.op) {
       case Op::Barrier:

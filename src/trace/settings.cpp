@@ -38,6 +38,14 @@ std::optional<Settings> settings_from_environment(bool report) {
   settings.directory = directory;
   auto buffer = integer_from_environment("P3S_TRACE_BUFFER",
                                          static_cast<std::int64_t>(kDefaultBufferBytes), report);
+  if (static_cast<std::uint64_t>(buffer) > kMaxBufferBytes) {
+    if (report) {
+      print_warning("P3S_TRACE_BUFFER=" + std::to_string(buffer) + " is more than " +
+                    std::to_string(kMaxBufferBytes) + " bytes per rank; using " +
+                    std::to_string(kDefaultBufferBytes));
+    }
+    buffer = static_cast<std::int64_t>(kDefaultBufferBytes);
+  }
   settings.buffer_bytes = std::max(static_cast<std::size_t>(buffer), kMinBufferBytes);
   settings.cpu_min_ns = integer_from_environment("P3S_CPU_MIN_NS", kDefaultCpuMinNs, report);
   return settings;

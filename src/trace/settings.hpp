@@ -10,6 +10,9 @@ namespace p3s::trace {
 inline constexpr std::size_t kDefaultBufferBytes = std::size_t{4} << 20;
 // The smallest buffer still holds any event line with room to spare.
 inline constexpr std::size_t kMinBufferBytes = std::size_t{64} << 10;
+// A larger buffer gains nothing (a write per 1 GiB of trace is already rare) and every rank of
+// a node allocates its own: above it, the default is used, with a warning.
+inline constexpr std::size_t kMaxBufferBytes = std::size_t{1} << 30;
 inline constexpr std::int64_t kDefaultCpuMinNs = 2000;
 
 struct Settings {

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
+#include "trace/settings.hpp"
 #include "trace/warning.hpp"
 
 namespace p3s::trace {
@@ -71,8 +73,25 @@ bool TraceWriter::open(const std::string& path, std::size_t capacity) {
     return false;
   }
   path_ = path;
-  capacity_ = capacity;
-  buffer_.reserve(capacity);
+  // The program must run on whatever the tracer can get: a buffer this rank cannot have
+  // becomes the smallest one, and failing that, this rank goes untraced.
+  for (std::size_t size : {capacity, kMinBufferBytes}) {
+    try {
+      buffer_.reserve(size);
+      capacity_ = size;
+      break;
+    } catch (const std::bad_alloc&) {
+      print_warning("cannot allocate a trace buffer of " + std::to_string(size) + " bytes" +
+                    (size > kMinBufferBytes ? "; trying " + std::to_string(kMinBufferBytes)
+                                            : "; this rank is not traced, the program runs on"));
+    }
+  }
+  if (capacity_ == 0) {
+    ::close(fd_);
+    ::unlink(path.c_str());
+    fd_ = -1;
+    return false;
+  }
   g_view.data.store(buffer_.data());
   g_view.owner.store(getpid());
   g_view.fd.store(fd_);

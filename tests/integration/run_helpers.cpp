@@ -1,5 +1,6 @@
 #include "integration/run_helpers.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,8 +58,30 @@ CommandResult run_command(const std::vector<std::string>& argv) {
   return result;
 }
 
+namespace {
+
+// Each test process has its own scratch root (ctest -j runs tests side by side, and tests of
+// one suite share names), removed at exit when every test passed and kept to look at when not.
+struct ScratchRoot {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "p3s-tests" / std::to_string(getpid());
+  ~ScratchRoot() {
+    if (::testing::UnitTest::GetInstance()->Passed()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  }
+};
+
+const std::filesystem::path& scratch_root() {
+  static const ScratchRoot root;
+  return root.path;
+}
+
+}  // namespace
+
 std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "p3s-tests" / name;
+  auto dir = scratch_root() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir.parent_path());
   return dir;

@@ -261,10 +261,14 @@ class SignatureBadInput : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     run_ = new fs::path(scratch_dir("signature-bad-input-source"));
-    const CommandResult traced = trace_app(*run_, 4, "app_ring", {"16", "20"});
-    ASSERT_EQ(traced.exit_code, 0) << traced.output;
+    traced_ = new CommandResult(trace_app(*run_, 4, "app_ring", {"16", "20"}));
   }
-  static void TearDownTestSuite() { delete run_; }
+  static void TearDownTestSuite() {
+    delete run_;
+    delete traced_;
+  }
+  // Checked per test: a failure in SetUpTestSuite would have ctest report the tests skipped.
+  void SetUp() override { ASSERT_EQ(traced_->exit_code, 0) << traced_->output; }
 
   // A fresh copy of the traced run to damage.
   static fs::path copy(const std::string& name) {
@@ -274,8 +278,10 @@ class SignatureBadInput : public ::testing::Test {
   }
 
   static fs::path* run_;
+  static CommandResult* traced_;
 };
 fs::path* SignatureBadInput::run_ = nullptr;
+CommandResult* SignatureBadInput::traced_ = nullptr;
 
 TEST_F(SignatureBadInput, TruncatedRankFileIsAnErrorNamingFileRankAndLine) {
   const fs::path dir = copy("signature-truncated");

@@ -94,10 +94,15 @@ class DamagedRun : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     good_ = new fs::path(scratch_dir("damaged-source"));
-    CommandResult r = trace_app(*good_, 2, "app_ring", {"8", "5"}, {"--workload", "count=8"});
-    ASSERT_EQ(r.exit_code, 0) << r.output;
+    traced_ =
+        new CommandResult(trace_app(*good_, 2, "app_ring", {"8", "5"}, {"--workload", "count=8"}));
   }
-  static void TearDownTestSuite() { delete good_; }
+  static void TearDownTestSuite() {
+    delete good_;
+    delete traced_;
+  }
+  // Checked per test: a failure in SetUpTestSuite would have ctest report the tests skipped.
+  void SetUp() override { ASSERT_EQ(traced_->exit_code, 0) << traced_->output; }
 
   fs::path copy(const std::string& name) {
     fs::path dir = scratch_dir(name);
@@ -120,8 +125,10 @@ class DamagedRun : public ::testing::Test {
   }
 
   static fs::path* good_;
+  static CommandResult* traced_;
 };
 fs::path* DamagedRun::good_ = nullptr;
+CommandResult* DamagedRun::traced_ = nullptr;
 
 TEST_F(DamagedRun, GoodRunShowsItsCalls) {
   CommandResult r = run_command({p3s_bin(), "show", good_->string()});
