@@ -15,22 +15,26 @@ fs::path rank_trace_path(const fs::path& run_dir, int rank) {
   return run_dir / rank_trace_file_name(rank);
 }
 
+nlohmann::ordered_json run_info_json(const RunInfo& info) {
+  using ojson = nlohmann::ordered_json;
+  return {{"nprocs", info.nprocs},
+          {"command", info.command},
+          {"workload", info.workload
+                           ? ojson{{"label", info.workload->label}, {"size", info.workload->size}}
+                           : ojson(nullptr)},
+          {"date", info.date},
+          {"host", info.host},
+          {"counters", info.counters},
+          {"clock", {{"wall", info.wall_clock}, {"cpu", info.cpu_clock}}},
+          {"source", info.source},
+          {"exit_code", info.exit_code},
+          {"wall_seconds", info.wall_seconds},
+          {"complete", info.complete}};
+}
+
 std::string run_info_text(const RunInfo& info) {
-  json j;
-  j["format"] = kRunFormat;
-  j["nprocs"] = info.nprocs;
-  j["command"] = info.command;
-  j["workload"] = info.workload
-                      ? json{{"label", info.workload->label}, {"size", info.workload->size}}
-                      : json(nullptr);
-  j["date"] = info.date;
-  j["host"] = info.host;
-  j["counters"] = info.counters;
-  j["clock"] = {{"wall", info.wall_clock}, {"cpu", info.cpu_clock}};
-  j["source"] = info.source;
-  j["exit_code"] = info.exit_code;
-  j["wall_seconds"] = info.wall_seconds;
-  j["complete"] = info.complete;
+  nlohmann::ordered_json j = {{"format", kRunFormat}};
+  j.update(run_info_json(info));
   return j.dump(2) + "\n";
 }
 

@@ -45,6 +45,10 @@ RunInfo read_run_info(const std::filesystem::path& run_dir);
 // run.json's text, and back (`name` in error messages).
 std::string run_info_text(const RunInfo& info);
 RunInfo parse_run_info(const std::string& text, const std::string& name);
+// The run description as JSON, the one writer of it: run.json adds its format, signature.json
+// keeps it as "run" with the run's directory.
+nlohmann::ordered_json run_info_json(const RunInfo& info);
+
 // The run description inside a larger document (signature.json's "run"); throws
 // core::JsonValueError or nlohmann's exceptions (see json_read.hpp) on a bad value.
 RunInfo run_info_from_json(const nlohmann::json& j);

@@ -34,8 +34,8 @@ CommunicatorKind kind_from_name(std::string_view name) {
 std::int64_t positive_size(const IntegerFormula& size, std::int64_t n) {
   const std::int64_t k = size.at(n);
   if (k < 1) {
-    throw std::domain_error(fmt::format("a communicator of {} = {} ranks at n = {}", size.text(),
-                                        k, n));
+    throw std::domain_error(
+        fmt::format("a communicator of {} = {} ranks at n = {}", size.text(), k, n));
   }
   return k;
 }

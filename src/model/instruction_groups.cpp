@@ -20,9 +20,8 @@ std::vector<std::int32_t> compute_levels(std::span<const double> values,
                                          const GroupSimilarity& similarity) {
   std::vector<std::size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return values[a] < values[b];
-  });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   std::vector<std::int32_t> level(values.size(), 0);
   std::int32_t current = 0;
   for (std::size_t k = 1; k < order.size(); ++k) {

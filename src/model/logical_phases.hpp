@@ -50,7 +50,7 @@ struct LogicalRun {
   std::vector<std::int64_t> rank_run_ns;  // each rank's traced time
   // Each rank's communicators, which its events' `comm` index.
   std::vector<std::vector<signature::CommShape>> rank_comms;
-  std::vector<LogicalPhase> phases;       // in logical order
+  std::vector<LogicalPhase> phases;  // in logical order
 
   // Share of the run's time (summed over ranks) that the given phases take.
   double share_of(const std::vector<std::size_t>& phase_indexes) const;

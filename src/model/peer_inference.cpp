@@ -217,7 +217,8 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
     // A value seen in one run only (a neighbour in z, on the one training grid that has a z
     // extent) is taken as the constant it is; the rule is then checked against every run, the
     // ones where it must give no peer at all included.
-    const auto fit = [&](const std::vector<FormulaSample>& values) -> std::optional<IntegerFormula> {
+    const auto fit =
+        [&](const std::vector<FormulaSample>& values) -> std::optional<IntegerFormula> {
       if (values.size() == 1 && samples.size() > 1) return IntegerFormula{values.front().value, {}};
       return fit_integer_formula(values, bases);
     };

@@ -105,8 +105,8 @@ double group_total(const PhaseComputeRun& run, const InstructionGroup& group) {
 // every run, else classes of ranks by r mod m that are the same in every run, else one group.
 // Ranks are told apart by levels (instruction_groups.hpp): counted instructions repeat within a
 // few percent, so 5 % apart is a different amount of work; CPU time needs a wider gap.
-std::vector<InstructionGroup> group_layout(std::span<const PhaseComputeRun> training,
-                                           bool counters, std::vector<std::string>& notes) {
+std::vector<InstructionGroup> group_layout(std::span<const PhaseComputeRun> training, bool counters,
+                                           std::vector<std::string>& notes) {
   const GroupSimilarity similarity =
       counters ? GroupSimilarity{.ratio = 0.95, .floor = kInstructionNoise} : cpu_similarity();
   std::vector<RunGroups> runs;

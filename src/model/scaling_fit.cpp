@@ -50,7 +50,7 @@ std::string GridFace::symbol() const {
 double ScalingFit::at(double n) const {
   double value = constant;
   for (const FittedTerm& t : terms) {
-    const double x = t.term.variable == TermVariable::Index ? family.index_of(n)
+    const double x = t.term.variable == TermVariable::Index  ? family.index_of(n)
                      : t.term.variable == TermVariable::Face ? face.at(n)
                                                              : n;
     value += t.coefficient * t.term.at(x);
@@ -70,7 +70,8 @@ std::string ScalingFit::equation() const {
     }
   };
   for (const FittedTerm& t : terms) {
-    const std::string symbol = t.term.variable == TermVariable::Index ? std::string(family.index_symbol())
+    const std::string symbol = t.term.variable == TermVariable::Index
+                                   ? std::string(family.index_symbol())
                                : t.term.variable == TermVariable::Face ? face.symbol()
                                                                        : std::string("n");
     append(t.coefficient, t.term.text(symbol));

@@ -74,9 +74,7 @@ struct ScalingFit {
 
   double at(double n) const;
   // The model may be used at n: it keeps its sign and direction there (FitQuality).
-  bool trusted_at(double n) const {
-    return !quality.trusted_up_to || n <= *quality.trusted_up_to;
-  }
+  bool trusted_at(double n) const { return !quality.trusted_up_to || n <= *quality.trusted_up_to; }
   // Human-readable: "8192 * n^-1/2 + 16", "1001 * sqrt(n) - 1001", "4096".
   std::string equation() const;
 

@@ -28,7 +28,7 @@ struct ScalingPoint {
 struct ScalingFitOptions {
   std::vector<double> exponents = default_exponents();
   std::vector<int> log2_powers = {0, 1, 2};
-  int max_terms = 2;  // terms besides the constant in a normal-form candidate (1 or 2)
+  int max_terms = 2;          // terms besides the constant in a normal-form candidate (1 or 2)
   bool constant_term = true;  // candidates may add a constant to their terms
   bool power_law = true;
   // Families whose index is tried as the regressor of a linear displacement model; those that

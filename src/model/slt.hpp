@@ -81,7 +81,7 @@ struct PhaseModel {
   ScalingFit weight;
   bool pattern_modelled = false;
   std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
-  std::vector<std::string> failures;           // why the pattern is not modelled, naming ranks
+  std::vector<std::string> failures;  // why the pattern is not modelled, naming ranks
   // What the training runs left undecided: rules that reproduce them all but differ beyond.
   std::vector<std::string> notes;
   std::vector<SlotModel> slots;                // the slot templates (layout.templates of them)
@@ -137,9 +137,9 @@ struct PhaseCompute {
 // The machine-dependent part of the SLT: how long each phase's compute takes on the machine
 // the runs were made on. Parallel to Slt::phases.
 struct MachineCompute {
-  std::string machine;                     // host the compute was measured on
-  std::string metric = "cpu_time";         // or "instructions": groups and points by counters
-  std::optional<core::Workload> workload;  // the training runs' declared workload
+  std::string machine;                         // host the compute was measured on
+  std::string metric = "cpu_time";             // or "instructions": groups and points by counters
+  std::optional<core::Workload> workload;      // the training runs' declared workload
   WorkScaling scaling = WorkScaling::Unknown;  // as declared to p3s model --scaling
   std::vector<PhaseCompute> phases;
   bool operator==(const MachineCompute&) const = default;

@@ -634,8 +634,8 @@ PhaseRun phase_run(const FamilyRun& f) {
 
 // `largest_order` gets the slots each rank of the largest run performs, in its order, under
 // the alignment that modelled the pattern.
-PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index,
-                       WorkScaling scaling, std::vector<std::vector<std::int32_t>>& largest_order) {
+PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index, WorkScaling scaling,
+                       std::vector<std::vector<std::int32_t>>& largest_order) {
   PhaseModel phase;
   phase.index = index;
   phase.name = fmt::format("phase {}", index);

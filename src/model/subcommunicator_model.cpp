@@ -17,8 +17,8 @@ bool model_subcommunicator(const Alignment& alignment, std::span<const PhaseRun>
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     const PhaseRun& source = phase_runs[i];
-    CommunicatorSample sample{run.n, std::vector<std::vector<std::int64_t>>(
-                                         static_cast<std::size_t>(run.n))};
+    CommunicatorSample sample{
+        run.n, std::vector<std::vector<std::int64_t>>(static_cast<std::size_t>(run.n))};
     for (const std::size_t k : slots_of_run[i]) {
       for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
         const auto& e = run.slot_events[k][r];
@@ -42,9 +42,10 @@ bool model_subcommunicator(const Alignment& alignment, std::span<const PhaseRun>
           const std::int64_t root = absolute_peer(e->root, static_cast<std::int64_t>(r), run.n);
           const auto at = std::find(members.begin(), members.end(), root);
           if (at == members.end()) {
-            failures.push_back(fmt::format("slot {} ({}): at n = {} rank {}'s root {} is not in its "
-                                           "communicator",
-                                           template_index, core::op_name(slot.op), run.n, r, root));
+            failures.push_back(
+                fmt::format("slot {} ({}): at n = {} rank {}'s root {} is not in its "
+                            "communicator",
+                            template_index, core::op_name(slot.op), run.n, r, root));
             return false;
           }
           roots.push_back({run.n, 0, at - members.begin()});

@@ -91,7 +91,8 @@ std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
     for (std::size_t s = 0; s < segments.size(); ++s) {
       if (undone[s] || segments[s].repeats < 2) continue;
       const auto first = static_cast<std::size_t>(
-          std::find_if(reps.begin(), reps.end(), [&](const Repetition& r) { return r.segment == s; }) -
+          std::find_if(reps.begin(), reps.end(),
+                       [&](const Repetition& r) { return r.segment == s; }) -
           reps.begin());
       bool agree = true;
       for (std::size_t t = first + 1; t < first + segments[s].repeats && agree; ++t) {

@@ -165,21 +165,9 @@ ojson rank_json(const RankPhases& r) {
 }
 
 ojson run_json(const Signature& sig) {
-  const core::RunInfo& run = sig.run;
-  return {{"dir", sig.run_dir},
-          {"nprocs", run.nprocs},
-          {"command", run.command},
-          {"workload", run.workload
-                           ? ojson{{"label", run.workload->label}, {"size", run.workload->size}}
-                           : ojson(nullptr)},
-          {"date", run.date},
-          {"host", run.host},
-          {"counters", run.counters},
-          {"clock", {{"wall", run.wall_clock}, {"cpu", run.cpu_clock}}},
-          {"source", run.source},
-          {"exit_code", run.exit_code},
-          {"wall_seconds", run.wall_seconds},
-          {"complete", run.complete}};
+  ojson j = {{"dir", sig.run_dir}};
+  j.update(core::run_info_json(sig.run));
+  return j;
 }
 
 EventToken event_from(const json& j, SlotStats& slot, std::int64_t weight, bool instructions,

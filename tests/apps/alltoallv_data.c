@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   int* recv_counts = calloc((size_t)n, sizeof(int));
   int* send_displs = calloc((size_t)n, sizeof(int));
   int* recv_displs = calloc((size_t)n, sizeof(int));
-  if (!keys || !sorted || !received || !send_counts || !recv_counts || !send_displs ||
-      !recv_displs)
+  if (!keys || !sorted || !received || !send_counts || !recv_counts || !send_displs || !recv_displs)
     MPI_Abort(MPI_COMM_WORLD, APP_EXIT_FAIL);
   int ok = 1;
   for (int it = 0; it < iters_arg; ++it) {

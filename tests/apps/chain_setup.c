@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
     for (int d = 0; d < 2; ++d) {
       if (neighbour[d] < 0) continue;
       double mine = rank, theirs = -1;
-      MPI_Sendrecv(&mine, 1, MPI_DOUBLE, neighbour[d], 7, &theirs, 1, MPI_DOUBLE, neighbour[d],
-                   7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(&mine, 1, MPI_DOUBLE, neighbour[d], 7, &theirs, 1, MPI_DOUBLE, neighbour[d], 7,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       if (theirs != neighbour[d]) ok = 0;
     }
     int block[4] = {0, 0, 0, 0};

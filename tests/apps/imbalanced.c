@@ -19,7 +19,8 @@
 
 #include "app_common.h"
 
-static const char* const kUsage = "app_imbalanced [size 1..1000000 (2048)] [iterations 1..1000000 (50)]";
+static const char* const kUsage =
+    "app_imbalanced [size 1..1000000 (2048)] [iterations 1..1000000 (50)]";
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -43,8 +44,8 @@ int main(int argc, char** argv) {
   for (int it = 0; it < iters_arg; ++it) {
     MPI_Sendrecv(mine, m, MPI_DOUBLE, right, 9, from_left, m, MPI_DOUBLE, left, 9, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-    MPI_Sendrecv(mine, m, MPI_DOUBLE, left, 9, from_right, m, MPI_DOUBLE, right, 9,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(mine, m, MPI_DOUBLE, left, 9, from_right, m, MPI_DOUBLE, right, 9, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     if (from_left[m - 1] != left || from_right[0] != right) ok = 0;
     double acc = 0;
     for (int s = 0; s < sweeps; ++s)

@@ -28,7 +28,8 @@
 
 #include "app_common.h"
 
-static const char* const kUsage = "app_periodic_grid [size 1..4096 (64)] [iterations 1..1000000 (40)]";
+static const char* const kUsage =
+    "app_periodic_grid [size 1..4096 (64)] [iterations 1..1000000 (40)]";
 
 enum { NORTH, SOUTH, WEST, EAST, NDIR };
 
@@ -114,8 +115,8 @@ int main(int argc, char** argv) {
     for (int y = 1; y <= m; ++y)
       for (int x = 1; x <= m; ++x) {
         const double c = AT(u, x, y);
-        AT(next, x, y) =
-            c + 0.1 * (AT(u, x, y - 1) + AT(u, x, y + 1) + AT(u, x - 1, y) + AT(u, x + 1, y) - 4 * c);
+        AT(next, x, y) = c + 0.1 * (AT(u, x, y - 1) + AT(u, x, y + 1) + AT(u, x - 1, y) +
+                                    AT(u, x + 1, y) - 4 * c);
         local += AT(next, x, y);
       }
     APP_COMPUTE_FLOPS(8.0 * m * m);

@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
   const long wx = l[0] + 2, wy = l[1] + 2, wz = l[2] + 2;
   double* u = calloc((size_t)(wx * wy * wz), sizeof(double));
   double* next = calloc((size_t)(wx * wy * wz), sizeof(double));
-  const long face_max = (l[0] > l[2] ? l[0] : l[2]) * (l[1] > l[2] ? l[1] : l[2]) *
-                        (l[0] > l[1] ? l[0] : l[1]);
+  const long face_max =
+      (l[0] > l[2] ? l[0] : l[2]) * (l[1] > l[2] ? l[1] : l[2]) * (l[0] > l[1] ? l[0] : l[1]);
   double* sendbuf = malloc((size_t)(6 * face_max) * sizeof(double));
   double* recvbuf = malloc((size_t)(6 * face_max) * sizeof(double));
   if (!u || !next || !sendbuf || !recvbuf) MPI_Abort(MPI_COMM_WORLD, APP_EXIT_FAIL);
@@ -165,9 +165,9 @@ int main(int argc, char** argv) {
       for (long y = 1; y <= l[1]; ++y)
         for (long z = 1; z <= l[2]; ++z) {
           const double c = AT(u, x, y, z);
-          const double v = c + kWeight * (AT(u, x - 1, y, z) + AT(u, x + 1, y, z) +
-                                          AT(u, x, y - 1, z) + AT(u, x, y + 1, z) +
-                                          AT(u, x, y, z - 1) + AT(u, x, y, z + 1) - 6 * c);
+          const double v =
+              c + kWeight * (AT(u, x - 1, y, z) + AT(u, x + 1, y, z) + AT(u, x, y - 1, z) +
+                             AT(u, x, y + 1, z) + AT(u, x, y, z - 1) + AT(u, x, y, z + 1) - 6 * c);
           change += (v - c) * (v - c);
           AT(next, x, y, z) = v;
         }

@@ -155,6 +155,5 @@ TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {
   EXPECT_NE(carried.output.find("NOT MODELLED"), std::string::npos) << carried.output;
 }
 
-
 }  // namespace
 }  // namespace p3s::testing

@@ -11,8 +11,8 @@ namespace p3s::model {
 namespace {
 
 // Every rank's members when rank r belongs with the ranks `same(r, q, n)` holds for.
-CommunicatorSample sample(std::int64_t n,
-                          const std::function<bool(std::int64_t, std::int64_t, std::int64_t)>& same) {
+CommunicatorSample sample(
+    std::int64_t n, const std::function<bool(std::int64_t, std::int64_t, std::int64_t)>& same) {
   CommunicatorSample s{n, {}};
   for (std::int64_t r = 0; r < n; ++r) {
     std::vector<std::int64_t> members;
@@ -40,8 +40,7 @@ TEST(CommunicatorRule, RowsAndColumnsOfAnMpiDimsCreateGrid) {
   ASSERT_TRUE(row && column);
   // 48 ranks make an 8 x 6 grid: rank 13 sits in row 2, column 1.
   EXPECT_EQ(row->members_of(13, 48), (std::vector<std::int64_t>{12, 13, 14, 15, 16, 17}));
-  EXPECT_EQ(column->members_of(13, 48),
-            (std::vector<std::int64_t>{1, 7, 13, 19, 25, 31, 37, 43}));
+  EXPECT_EQ(column->members_of(13, 48), (std::vector<std::int64_t>{1, 7, 13, 19, 25, 31, 37, 43}));
 }
 
 TEST(CommunicatorRule, BlocksOfRanksPerNode) {
@@ -59,7 +58,9 @@ TEST(CommunicatorRule, NoRuleForArbitraryGroups) {
   // Ranks grouped by a hash of the rank: no grid, block or stride reproduces it.
   std::vector<CommunicatorSample> groups;
   for (std::int64_t n : {8, 12, 16}) {
-    groups.push_back(sample(n, [](auto r, auto q, auto) { return (r * 7 + 3) % 5 == (q * 7 + 3) % 5 && (r * r) % 3 == (q * q) % 3; }));
+    groups.push_back(sample(n, [](auto r, auto q, auto) {
+      return (r * 7 + 3) % 5 == (q * 7 + 3) % 5 && (r * r) % 3 == (q * q) % 3;
+    }));
   }
   EXPECT_FALSE(infer_communicator_rule(groups).has_value());
 }

@@ -122,7 +122,8 @@ TEST(ComputeModel, RanksThatRepeatEveryFewAreClassesOfTheirOwn) {
   std::vector<PhaseComputeRun> training;
   for (std::int64_t n : {4, 8, 12, 16}) {
     PhaseComputeRun run = strong_run(n, 0, 0, false, std::nullopt);
-    for (std::int64_t r = 0; r < n; ++r) run.cpu_ns[static_cast<std::size_t>(r)] = r % 4 == 3 ? 3e6 : 1e6;
+    for (std::int64_t r = 0; r < n; ++r)
+      run.cpu_ns[static_cast<std::size_t>(r)] = r % 4 == 3 ? 3e6 : 1e6;
     training.push_back(run);
   }
   const PhaseCompute c = model_phase_compute(training, {}, constant(10), std::nullopt);
@@ -145,8 +146,8 @@ TEST(ComputeModel, ClassesOfRanksStandOutOfCpuTimeNoise) {
       {174, 174, 179, 513, 175, 175, 174, 514, 175, 174, 177, 509}};
   std::vector<PhaseComputeRun> training;
   for (const std::vector<double>& us : measured) {
-    PhaseComputeRun run = strong_run(static_cast<std::int64_t>(us.size()), 0, 0, false,
-                                     std::nullopt);
+    PhaseComputeRun run =
+        strong_run(static_cast<std::int64_t>(us.size()), 0, 0, false, std::nullopt);
     for (std::size_t r = 0; r < us.size(); ++r) run.cpu_ns[r] = 1000 * us[r];
     training.push_back(run);
   }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Fails when a C or C++ source is not formatted as .clang-format says; prints the files.
+# `clang-format -i FILE` fixes one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.c' '*.h')
+else
+  mapfile -t files < <(find src tests calibrate replay_mpi fuzz \( -name '*.[ch]' -o -name '*.[ch]pp' \))
+fi
+if ! clang-format --dry-run --Werror "${files[@]}" 2> /tmp/p3s-format.$$; then
+  echo "check-format: not formatted (run clang-format -i on them):" >&2
+  grep -o '^[^:]*' /tmp/p3s-format.$$ | sort -u >&2
+  rm -f /tmp/p3s-format.$$
+  exit 1
+fi
+rm -f /tmp/p3s-format.$$
+echo "check-format: ${#files[@]} files formatted"
