@@ -10,7 +10,7 @@ else
 fi
 if ! clang-format --dry-run --Werror "${files[@]}" 2> /tmp/p3s-format.$$; then
   echo "check-format: not formatted (run clang-format -i on them):" >&2
-  grep -o '^[^:]*' /tmp/p3s-format.$$ | sort -u >&2
+  sed -n 's/^\([^ :]*\):[0-9]*:[0-9]*: error:.*/  \1/p' /tmp/p3s-format.$$ | sort -u >&2
   rm -f /tmp/p3s-format.$$
   exit 1
 fi

@@ -50,7 +50,7 @@ run_target() {
   mkdir -p "$corpus" "$artifacts"
   build-fuzz/fuzz/"$t" "$corpus" "fuzz/seeds/$t" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=3 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" > "build-fuzz/$t.log" 2>&1 || true
+    -artifact_prefix="$PWD/$artifacts/" > "build-fuzz/$t.log" 2>&1 || true
 }
 running=0
 for t in "${targets[@]}"; do
@@ -70,12 +70,21 @@ for t in "${targets[@]}"; do
   crashes=$(find "build-fuzz/artifacts/$t" -name 'crash-*' -o -name 'leak-*' -o -name 'deadly-*' | wc -l)
   hangs=$(find "build-fuzz/artifacts/$t" -name 'timeout-*' -o -name 'slow-unit-*' | wc -l)
   ooms=$(find "build-fuzz/artifacts/$t" -name 'oom-*' | wc -l)
+  # The log has the last word: a finding whose input could not be written still counts.
+  summary=$(grep -m1 '^SUMMARY: ' "$log" || true)
+  if [ -n "$summary" ] && [ $((crashes + hangs + ooms)) -eq 0 ]; then
+    case $summary in
+      *timeout*) hangs=1 ;;
+      *out-of-memory*) ooms=1 ;;
+      *) crashes=1 ;;
+    esac
+  fi
   printf '%-22s %12s %10s %10s %8s %6s %6s\n' "$t" "${runs:-?}" "${rate:-?}" "$corpus" "$crashes" \
     "$hangs" "$ooms"
   if [ -z "$runs" ] || [ $((crashes + hangs + ooms)) -gt 0 ]; then
     found=1
     echo "  see build-fuzz/$t.log and build-fuzz/artifacts/$t/" >&2
-    grep -m3 -E 'ERROR|invariant broken|runtime error' "$log" | sed 's/^/  /' >&2 || true
+    grep -m3 -E 'ERROR|invariant broken|runtime error|SUMMARY' "$log" | sed 's/^/  /' >&2 || true
   fi
 done
 exit $found

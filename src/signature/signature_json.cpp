@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "core/checked_math.hpp"
 #include "core/format_error.hpp"
@@ -69,10 +70,12 @@ ojson stats_json(const RunningStats& s, double scale) {
   return {{"mean", s.mean() * scale}, {"stddev", s.stddev() * scale}};
 }
 
-// Means and spreads of times and counts: finite and non-negative.
+// Means and spreads of times and counts: non-negative and, like the traces' nanoseconds and
+// counts, within 64 bits (a larger spread would square to infinity and not be written back).
 RunningStats stats_from(const json& j, std::int64_t count, double scale) {
-  return RunningStats::from(count, core::json_number(j.at("mean"), 0) / scale,
-                            core::json_number(j.at("stddev"), 0) / scale);
+  const double largest = static_cast<double>(INT64_MAX) * scale;
+  return RunningStats::from(count, core::json_number(j.at("mean"), 0, largest) / scale,
+                            core::json_number(j.at("stddev"), 0, largest) / scale);
 }
 
 constexpr double kToSeconds = 1.0 / kNsPerSecond;

@@ -278,6 +278,7 @@ std::vector<Case> signature_cases() {
       {"comms-duplicate-member", "/ranks/0/comms/0", "0,0"},
       {"nprocs-2.7", "/run/nprocs", 2.7},
       {"event-bytes-9.3e18", "/ranks/0/phases/0/events/0/bytes", 9.3e18},
+      {"call-time-spread-1e205-seconds", "/ranks/0/phases/0/events/0/call/stddev", 1.1e205},
       {"event-negative-tag", "/ranks/0/phases/0/events/0/tag", -7},
       {"event-peer-beyond-the-run", "/ranks/0/phases/0/events/0/dst", 1000},
       {"threshold-5", "/threshold", 5},
