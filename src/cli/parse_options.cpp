@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <iostream>
+#include <regex>
 
 #include "cli/commands.hpp"
 
@@ -11,14 +12,16 @@ namespace po = boost::program_options;
 
 namespace {
 
-// Boost 1.74 formats its errors by replacing %placeholders% in the message until none is left,
-// so an unknown option whose name holds one ("--x%option%") never ends: no option has a '%'.
-void refuse_percent_in_option_names(const Args& args) {
+// Boost 1.74 formats an error by replacing each %name% placeholder (%option%, %value%...)
+// until none is left, so an option or a value that holds one itself never ends. No option or
+// value of p3s has that shape: it is refused before Boost sees it.
+void refuse_boost_placeholders(const Args& args) {
+  static const std::regex placeholder("%[A-Za-z_]+%");
   for (const std::string& arg : args) {
-    if (arg.size() < 2 || arg[0] != '-') continue;
-    const std::string name = arg.substr(0, arg.find('='));
-    if (name.find('%') != std::string::npos) {
-      throw UsageError(fmt::format("unknown option '{}'", name));
+    std::smatch found;
+    if (std::regex_search(arg, found, placeholder)) {
+      throw UsageError(fmt::format("argument '{}' holds '{}', which the option parser cannot take",
+                                   arg, found.str()));
     }
   }
 }
@@ -33,7 +36,7 @@ std::optional<po::variables_map> parse_options(const Args& args,
   po::options_description all;
   all.add(visible);
   if (hidden) all.add(*hidden);
-  refuse_percent_in_option_names(args);
+  refuse_boost_placeholders(args);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
   if (vm.count("help")) {

@@ -250,13 +250,17 @@ TEST(RobustnessCli, CommandLinesThatWereUnclear) {
                    std::string(P3S_SOURCE_DIR) + "/simgrid_platforms/default.xml", "-o",
                    (dir / "report").string()});
   EXPECT_EQ(targets.exit_code, 2) << targets.output;
-  // An unknown option holding one of Boost's message placeholders (found by fuzzing: Boost
+  // An option or a value holding one of Boost's message placeholders (found by fuzzing: Boost
   // 1.74 substitutes them forever); run under timeout so that a hang fails instead of waiting.
-  const CommandResult placeholder =
-      run_command({"timeout", "20", p3s_bin(), "predict", "6ns", "r256", "--pNSt%original_token%"});
-  EXPECT_EQ(placeholder.exit_code, 2) << placeholder.output;
-  EXPECT_NE(placeholder.output.find("unknown option '--pNSt%original_token%'"), std::string::npos)
-      << placeholder.output;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"predict", "6ns", "r256", "--pNSt%original_token%"},
+        std::vector<std::string>{"generate", "app.slt", "-n", "02nn%value%nn"}}) {
+    std::vector<std::string> argv = {"timeout", "20", p3s_bin()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const CommandResult r = run_command(argv);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("which the option parser cannot take"), std::string::npos) << r.output;
+  }
 }
 
 TEST(RobustnessCli, PlatformRefusesWhatSimGridCouldNotSimulate) {
