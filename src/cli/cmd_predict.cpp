@@ -13,17 +13,18 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/process_counts.hpp"
 #include "cli/replay_launch.hpp"
+#include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
-#include "core/rank_list.hpp"
 #include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
-#include "model/trace_consistency.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
@@ -34,49 +35,13 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-constexpr const char* kReportFiles[] = {"app.slt", "prediction.txt", "prediction.csv",
-                                        "prediction.json", "scaling.svg"};
-
-// "64,256,1024" (core's list syntax, so "64-66" works too); every count at least 1.
-std::vector<std::int64_t> parse_targets(const std::string& text) {
-  std::vector<std::int32_t> counts;
-  try {
-    counts = core::parse_rank_list(text);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(
-        fmt::format("--targets '{}': {} (process counts, e.g. 64,256,1024)", text, e.what()));
+// p3s predict's own files in a report directory, which --force replaces.
+bool predict_file(const std::string& name) {
+  for (const char* file :
+       {"app.slt", "prediction.txt", "prediction.csv", "prediction.json", "scaling.svg"}) {
+    if (name == file) return true;
   }
-  for (const std::int32_t n : counts) {
-    if (n < 1) throw UsageError(fmt::format("--targets: '{}' is not a process count", n));
-  }
-  return {counts.begin(), counts.end()};
-}
-
-// The report directory may be created, or reused when it holds nothing or `force` is given.
-// Checked before the long work, so that a refusal comes at once.
-void check_report_dir(const fs::path& dir, bool force) {
-  if (fs::exists(dir) && !fs::is_directory(dir)) {
-    throw UsageError(fmt::format("-o {}: exists and is not a directory", dir.string()));
-  }
-  if (fs::exists(dir) && !fs::is_empty(dir) && !force) {
-    throw UsageError(
-        fmt::format("-o {}: the directory is not empty; give --force to replace the report in it",
-                    dir.string()));
-  }
-}
-
-// Creates it once there is something to write; only p3s's own report files in it are
-// replaced.
-void prepare_report_dir(const fs::path& dir, bool force) {
-  check_report_dir(dir, force);
-  fs::create_directories(dir);
-  if (!force) return;
-  for (const char* name : kReportFiles) fs::remove(dir / name);
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if ((name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json"))
-      fs::remove(entry.path());
-  }
+  return (name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json");
 }
 
 // The share of a run's time the trace's phases stand for: in the training run at n when there
@@ -106,7 +71,7 @@ void progress(const std::string& what) {
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher;
-  double threshold = 0.01;
+  double threshold = 0.01, efficiency = 0.5;
   bool carry = false, force = false, allow_incomplete = false;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -130,7 +95,9 @@ int run_predict(const Args& args) {
       "--scaling)")(
       "replay-launcher", po::value(&replay_launcher),
       "also replay every N on the real machine (the Synthetic Signature) with this launcher, "
-      "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's");
+      "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's")(
+      "efficiency", po::value(&efficiency)->default_value(efficiency),
+      "strong scaling: name the largest N whose parallel efficiency stays at least this");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
@@ -143,10 +110,11 @@ int run_predict(const Args& args) {
       "the ideal speedup), app.slt and sim-N.json per N.\n\n");
   if (!parsed) return 0;
   if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
+  if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
   if (scaling != "strong" && scaling != "weak") {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
-  const std::vector<std::int64_t> targets = parse_targets(targets_text);
+  const std::vector<std::int64_t> targets = parse_process_counts(targets_text, "--targets");
   sim::SimOptions options = simulation_options(flags);
   const fs::path dir(out_dir);
   check_report_dir(dir, force);
@@ -156,6 +124,7 @@ int run_predict(const Args& args) {
   prediction.platform = fs::path(flags.platform).filename().string();
   prediction.mode = std::string(sim::mode_name(options.mode));
   prediction.weak_scaling = scaling == "weak";
+  prediction.min_efficiency = efficiency;
   ModelRequest request;
   request.threshold = threshold;
   // Declared, the scaling also shapes the compute model; by default only the speedup's.
@@ -198,7 +167,7 @@ int run_predict(const Args& args) {
                threshold);
     return 1;
   }
-  prepare_report_dir(dir, force);
+  prepare_report_dir(dir, force, predict_file);
   model::write_slt(dir / "app.slt", slt);
   prediction.application = slt.application;
   prediction.fits = report::phase_fits(slt);
@@ -211,43 +180,16 @@ int run_predict(const Args& args) {
   for (const std::int64_t n : all) {
     ++step;
     const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
-    std::optional<model::SltScaledTrace> trace;
-    try {
-      trace.emplace(slt, static_cast<int>(n),
-                    model::InstantiateOptions{.carry_nearest = carry, .omit_unavailable = true});
-    } catch (const std::domain_error& e) {
-      prediction.warnings.push_back(fmt::format("N = {} not predicted: {}", n, e.what()));
-      progress(fmt::format("{} refused: {}", where, e.what()));
-      continue;
-    }
-    for (const std::string& w : trace->warnings()) {
-      prediction.warnings.push_back(fmt::format("N = {}: {}", n, w));
-    }
-    if (trace->phases().empty()) {
-      prediction.warnings.push_back(
-          fmt::format("N = {} not predicted: no phase of the model can be instantiated there", n));
-      progress(fmt::format("{} refused: no phase can be instantiated", where));
-      continue;
-    }
-    progress(fmt::format("{} generating and checking the ST4NP", where));
-    const model::ConsistencyReport consistency = model::check_consistency(*trace);
-    if (!consistency.consistent()) {
-      prediction.warnings.push_back(fmt::format(
-          "N = {} not predicted: the ST4NP is inconsistent ({})", n, consistency.problems.front()));
-      progress(fmt::format("{} INCONSISTENT: {}", where, consistency.problems.front()));
-      continue;
-    }
+    const std::unique_ptr<model::SltScaledTrace> trace = checked_trace(
+        slt, n, carry, prediction.warnings,
+        [&](const std::string& what) { progress(fmt::format("{} {}", where, what)); });
+    if (!trace) continue;
     options.progress = [&](std::string_view what) {
       progress(fmt::format("{}   {}", where, what));
     };
     const sim::SimResult result = sim::simulate(*trace, options);
-    if (!(result.pet > 0) || !std::isfinite(result.pet)) {
-      std::vector<double> weights;
-      for (const core::ScaledPhase& p : trace->phases()) weights.push_back(p.weight);
-      prediction.warnings.push_back(
-          fmt::format("N = {} not predicted: the simulation gives PET = {} (the phases' weights "
-                      "at N: {})",
-                      n, result.pet, fmt::join(weights, ", ")));
+    if (const auto problem = unusable_pet(result, *trace)) {
+      prediction.warnings.push_back(*problem);
       progress(fmt::format("{} refused: PET = {}", where, result.pet));
       continue;
     }

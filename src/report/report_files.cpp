@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "core/text_file.hpp"
 
@@ -54,6 +55,15 @@ std::string prediction_table(const ScalingPrediction& p) {
                          100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
     }
   }
+  if (p.weak_scaling) {
+    out += "\nbest N: not named under weak scaling (the PET grows with the problem)\n";
+  } else {
+    out += "\n";
+    for (const auto& [what, best] :
+         {std::pair{"simulated", p.best_simulated()}, std::pair{"replayed", p.best_replayed()}}) {
+      if (best) out += fmt::format("best N ({}): {}\n", what, best_n_text(*best, p.min_efficiency));
+    }
+  }
   for (const std::string& line : p.coverage) out += fmt::format("coverage: {}\n", line);
   for (const std::string& line : p.not_modelled) out += fmt::format("not modelled: {}\n", line);
   for (const std::string& line : p.warnings) out += fmt::format("WARNING: {}\n", line);
@@ -97,6 +107,12 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
     if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
     j["points"].push_back(point);
+  }
+  if (!p.weak_scaling) {
+    nlohmann::json best = {{"efficiency_threshold", p.min_efficiency}};
+    if (const auto b = p.best_simulated()) best["simulated"] = best_n_json(*b);
+    if (const auto b = p.best_replayed()) best["replayed"] = best_n_json(*b);
+    j["best_n"] = best;
   }
   for (const MeasuredRun& m : p.measured) {
     j["measured"].push_back({{"n", m.n}, {"aet_seconds", m.aet_seconds}, {"run", m.run}});

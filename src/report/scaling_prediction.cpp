@@ -37,4 +37,20 @@ std::optional<double> ScalingPrediction::measured_speedup(const MeasuredRun& m) 
   return speedup_from(base->aet_seconds / m.aet_seconds, m.n);
 }
 
+std::optional<BestN> ScalingPrediction::best_simulated() const {
+  if (weak_scaling) return std::nullopt;
+  std::vector<TimedCount> curve;
+  for (const PredictedPoint& p : points) curve.push_back({p.n, p.pet_seconds});
+  return best_n(curve, min_efficiency);
+}
+
+std::optional<BestN> ScalingPrediction::best_replayed() const {
+  if (weak_scaling) return std::nullopt;
+  std::vector<TimedCount> curve;
+  for (const PredictedPoint& p : points) {
+    if (p.replay_pet_seconds) curve.push_back({p.n, *p.replay_pet_seconds});
+  }
+  return best_n(curve, min_efficiency);
+}
+
 }  // namespace p3s::report

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "report/best_n.hpp"
+
 namespace p3s::report {
 
 struct PredictedPoint {
@@ -49,6 +51,8 @@ struct ScalingPrediction {
   // Strong scaling: the same problem on more processes. Weak: the problem grows with N (fixed
   // work per process), and the speedup is the scaled speedup.
   bool weak_scaling = false;
+  // The parallel efficiency the best N keeps (p3s predict --efficiency).
+  double min_efficiency = 0.5;
   std::vector<PredictedPoint> points;  // by n
   std::vector<MeasuredRun> measured;   // by n
   std::vector<PhaseFit> fits;
@@ -68,6 +72,10 @@ struct ScalingPrediction {
   // The speedup the traced runs show at `m`, against the measured run at the first predicted
   // n0 (none without one), defined as speedup() is.
   std::optional<double> measured_speedup(const MeasuredRun& m) const;
+  // The best N of the simulated PETs and of the replayed ones (over the points replayed),
+  // under strong scaling only: nothing for weak scaling or without points.
+  std::optional<BestN> best_simulated() const;
+  std::optional<BestN> best_replayed() const;
 
  private:
   // `ratio` = time(n0) / time(n) as speedup: times n / n0 for weak scaling.

@@ -529,3 +529,111 @@ TEST(PredictionReport, ReplayedPetBesideTheSimulatedOne) {
 
 }  // namespace
 }  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+std::vector<TimedCount> curve(const std::vector<std::int64_t>& ns, double (*time)(double)) {
+  std::vector<TimedCount> out;
+  for (const std::int64_t n : ns) out.push_back({n, time(static_cast<double>(n))});
+  return out;
+}
+
+const std::vector<std::int64_t> kPowersOfTwo = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+
+// Amdahl's law, 1 % serial: T(n) = 1 + 99 / n falls all the way, so the fastest N is the
+// largest; E(n) = T(1) / (n T(n)) = 100 / (n + 99) >= 0.5 while n <= 101: 64 of the powers of 2.
+TEST(BestN, AmdahlFastestAtTheLargestNEfficientUpTo64) {
+  const auto best = best_n(curve(kPowersOfTwo, [](double n) { return 1 + 99 / n; }), 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->base_n, 1);
+  EXPECT_EQ(best->fastest.n, 1024);
+  EXPECT_DOUBLE_EQ(best->fastest.seconds, 1 + 99.0 / 1024);
+  EXPECT_EQ(best->largest_efficient.n, 64);
+  EXPECT_NEAR(best->efficiency, 100.0 / (64 + 99), 1e-12);
+  // A stricter threshold, 0.8: 100 / (n + 99) >= 0.8 while n <= 26, so 16.
+  EXPECT_EQ(
+      best_n(curve(kPowersOfTwo, [](double n) { return 1 + 99 / n; }), 0.8)->largest_efficient.n,
+      16);
+}
+
+// Work divided plus communication growing with n: T(n) = 100 / n + n / 4 is lowest at
+// n = 20 (dT/dn = 0), so of the powers of 2 at 16 (10.25 s; 32 gives 11.125 s); E(n) =
+// T(1) / (n T(n)) = 100.25 / (100 + n^2 / 4) >= 0.5 while n <= 20.05: 16 again.
+TEST(BestN, CommunicationGrowthTurnsTheCurveUp) {
+  const std::vector<std::int64_t> ns = {1, 2, 4, 8, 16, 32, 64};
+  const auto best = best_n(curve(ns, [](double n) { return 100 / n + n / 4; }), 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->fastest.n, 16);
+  EXPECT_DOUBLE_EQ(best->fastest.seconds, 10.25);
+  EXPECT_EQ(best->largest_efficient.n, 16);
+  EXPECT_NEAR(best->efficiency, 100.25 / 164, 1e-12);
+}
+
+// The efficiency must stay above the threshold: once it drops below, a later recovery does
+// not count. The threshold itself passes. The input's order does not matter; on a tie the
+// smaller N is the fastest (the same time for fewer processes).
+TEST(BestN, EfficiencyMustStayAboveAndTiesGoToTheSmallerN) {
+  // E: 1 (n=1), 10/(2*10) = 0.5, 10/(4*6) = 0.42, 10/(8*2) = 0.625, 10/(16*2) = 0.31.
+  const std::vector<TimedCount> points = {{8, 2}, {1, 10}, {16, 2}, {4, 6}, {2, 10}};
+  const auto best = best_n(points, 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->base_n, 1);
+  EXPECT_EQ(best->largest_efficient.n, 2);
+  EXPECT_DOUBLE_EQ(best->efficiency, 0.5);
+  EXPECT_EQ(best->fastest.n, 8);
+}
+
+TEST(BestN, OnePointNoPointsAndBadThresholds) {
+  const auto one = best_n({{64, 3}}, 0.5);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->fastest.n, 64);
+  EXPECT_EQ(one->largest_efficient.n, 64);
+  EXPECT_DOUBLE_EQ(one->efficiency, 1.0);
+  EXPECT_FALSE(best_n({}, 0.5));
+  EXPECT_THROW(best_n({{1, 1}}, 0), std::invalid_argument);
+  EXPECT_THROW(best_n({{1, 1}}, 1.5), std::invalid_argument);
+  EXPECT_THROW(best_n({{1, 1}}, std::nan("")), std::invalid_argument);
+  EXPECT_NO_THROW(best_n({{1, 1}}, 1.0));
+}
+
+// The prediction names the best N of the simulated PETs and of the replayed ones (over the
+// points replayed, against the smallest of them), under strong scaling only.
+TEST(PredictionReport, BestNPerPredictorUnderStrongScaling) {
+  // Simulated 10, 4, 2 at 4, 16, 64: E(16) = 10 x 4 / (4 x 16) = 0.625, E(64) = 0.3125.
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  p.points[1].replay_pet_seconds = 6;
+  p.points[2].replay_pet_seconds = 7;  // replayed from 16: E(64) = 6 x 16 / (7 x 64) = 0.21
+  const auto simulated = p.best_simulated();
+  ASSERT_TRUE(simulated);
+  EXPECT_EQ(simulated->fastest.n, 64);
+  EXPECT_EQ(simulated->largest_efficient.n, 16);
+  const auto replayed = p.best_replayed();
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->base_n, 16);
+  EXPECT_EQ(replayed->fastest.n, 16);
+  EXPECT_EQ(replayed->largest_efficient.n, 16);
+
+  const nlohmann::json j = prediction_json(p);
+  ASSERT_TRUE(j.contains("best_n")) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j["best_n"]["efficiency_threshold"].get<double>(), 0.5);
+  EXPECT_EQ(j["best_n"]["simulated"]["fastest_n"].get<int>(), 64);
+  EXPECT_EQ(j["best_n"]["simulated"]["largest_efficient_n"].get<int>(), 16);
+  EXPECT_DOUBLE_EQ(j["best_n"]["simulated"]["efficiency"].get<double>(), 0.625);
+  EXPECT_EQ(j["best_n"]["replayed"]["base_n"].get<int>(), 16);
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("best N (simulated): fastest at N = 64"), std::string::npos) << table;
+  EXPECT_NE(table.find("up to N = 16"), std::string::npos) << table;
+  EXPECT_NE(table.find("best N (replayed): fastest at N = 16"), std::string::npos) << table;
+
+  p.min_efficiency = 0.3;  // E(64) = 0.3125 passes
+  EXPECT_EQ(p.best_simulated()->largest_efficient.n, 64);
+
+  const ScalingPrediction weak = three_points(10, 11, 12.5, true);
+  EXPECT_FALSE(weak.best_simulated());
+  EXPECT_FALSE(prediction_json(weak).contains("best_n"));
+  EXPECT_NE(prediction_table(weak).find("not named under weak scaling"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace p3s::report
