@@ -238,15 +238,11 @@ int run_predict(const Args& args) {
                        [n](const report::PredictedPoint& p) { return p.n == n; });
   });
 
-  const std::string table = report::prediction_table(prediction);
-  report::write_text(dir / "prediction.txt", table);
-  report::write_text(dir / "prediction.csv", report::prediction_csv(prediction));
-  report::write_text(dir / "prediction.json", report::prediction_json(prediction).dump(2) + "\n");
-  report::write_text(dir / "scaling.svg", report::scaling_plot_svg(prediction));
-  fmt::print("\n{}\n", table);
-  fmt::print("report: {}/prediction.{{txt,csv,json}}   picture: {}   ({:.0f} s)\n", dir.string(),
-             (dir / "scaling.svg").string(),
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  write_report(
+      dir, "prediction", "scaling.svg",
+      {report::prediction_table(prediction), report::prediction_csv(prediction),
+       report::prediction_json(prediction).dump(2) + "\n", report::scaling_plot_svg(prediction)},
+      started);
   if (!any_target) {
     fmt::print(stderr,
                "p3s predict: none of the targets ({}) could be predicted; see the "

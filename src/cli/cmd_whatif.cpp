@@ -192,15 +192,11 @@ int run_whatif(const Args& args) {
     for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);
     return 1;
   }
-  const std::string table = report::whatif_table(prediction);
-  report::write_text(dir / "whatif.txt", table);
-  report::write_text(dir / "whatif.csv", report::whatif_csv(prediction));
-  report::write_text(dir / "whatif.json", report::whatif_json(prediction).dump(2) + "\n");
-  report::write_text(dir / "whatif.svg", report::whatif_plot_svg(prediction));
-  fmt::print("\n{}\n", table);
-  fmt::print("report: {}/whatif.{{txt,csv,json}}   picture: {}   ({:.0f} s)\n", dir.string(),
-             (dir / "whatif.svg").string(),
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  write_report(
+      dir, "whatif", "whatif.svg",
+      {report::whatif_table(prediction), report::whatif_csv(prediction),
+       report::whatif_json(prediction).dump(2) + "\n", report::whatif_plot_svg(prediction)},
+      started);
   return 0;
 }
 
