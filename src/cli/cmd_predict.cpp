@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/phase_cross_check.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/replay_launch.hpp"
 #include "cli/report_dir.hpp"
@@ -71,7 +72,7 @@ void progress(const std::string& what) {
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher;
-  double threshold = 0.01, efficiency = 0.5;
+  double threshold = 0.01, efficiency = 0.5, tolerance = 0.10;
   bool carry = false, force = false, allow_incomplete = false;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -97,7 +98,9 @@ int run_predict(const Args& args) {
       "also replay every N on the real machine (the Synthetic Signature) with this launcher, "
       "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's")(
       "efficiency", po::value(&efficiency)->default_value(efficiency),
-      "strong scaling: name the largest N whose parallel efficiency stays at least this");
+      "strong scaling: name the largest N whose parallel efficiency stays at least this")(
+      "tolerance", po::value(&tolerance)->default_value(tolerance),
+      "with --replay-launcher: flag a phase whose PhaseETs differ by more than this fraction");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
@@ -111,6 +114,9 @@ int run_predict(const Args& args) {
   if (!parsed) return 0;
   if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
+  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
+    throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  }
   if (scaling != "strong" && scaling != "weak") {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
@@ -125,6 +131,7 @@ int run_predict(const Args& args) {
   prediction.mode = std::string(sim::mode_name(options.mode));
   prediction.weak_scaling = scaling == "weak";
   prediction.min_efficiency = efficiency;
+  prediction.tolerance = tolerance;
   ModelRequest request;
   request.threshold = threshold;
   // Declared, the scaling also shapes the compute model; by default only the speedup's.
@@ -219,7 +226,15 @@ int run_predict(const Args& args) {
                           {"--partial", "--force"}};
       if (carry) launch.extra.push_back("--carry-nearest");
       try {
-        point.replay_pet_seconds = launch_replay(launch).pet;
+        const replay::ReplayResult replayed = launch_replay(launch);
+        point.replay_pet_seconds = replayed.pet;
+        point.phase_checks = cross_check_phases(*trace, result, replayed, tolerance);
+        for (const report::PhaseCheck& c : point.phase_checks) {
+          if (c.flagged) {
+            progress(fmt::format("{} FLAGGED {}: replayed {:+.1f} % against simulated; {}", where,
+                                 c.name, c.difference_pct(), c.cause));
+          }
+        }
         progress(fmt::format("{} replayed PET {:.6g} s", where, *point.replay_pet_seconds));
       } catch (const std::runtime_error& e) {
         prediction.warnings.push_back(fmt::format("N = {} not replayed: {}", n, e.what()));

@@ -53,7 +53,15 @@ std::string prediction_table(const ScalingPrediction& p) {
       out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,
                          *pt.replay_pet_seconds,
                          100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
+      for (const PhaseCheck& c : pt.phase_checks) {
+        out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
+                           c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
+                           c.flagged ? "FLAGGED: " + c.cause : "");
+      }
     }
+    out += fmt::format(
+        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %)\n",
+        100 * p.tolerance);
   }
   if (p.weak_scaling) {
     out += "\nbest N: not named under weak scaling (the PET grows with the problem)\n";
@@ -106,7 +114,24 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                             {"omitted", pt.omitted}};
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
     if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
+    if (!pt.phase_checks.empty()) {
+      point["phase_checks"] = nlohmann::json::array();
+      for (const PhaseCheck& c : pt.phase_checks) {
+        nlohmann::json check = {{"name", c.name},
+                                {"weight", c.weight},
+                                {"simulated_phase_et_seconds", c.simulated_seconds},
+                                {"replayed_phase_et_seconds", c.replayed_seconds},
+                                {"difference_pct", c.difference_pct()},
+                                {"flagged", c.flagged}};
+        if (c.flagged) check["cause"] = c.cause;
+        point["phase_checks"].push_back(check);
+      }
+    }
     j["points"].push_back(point);
+  }
+  if (std::any_of(p.points.begin(), p.points.end(),
+                  [](const PredictedPoint& pt) { return !pt.phase_checks.empty(); })) {
+    j["tolerance"] = p.tolerance;
   }
   if (!p.weak_scaling) {
     nlohmann::json best = {{"efficiency_threshold", p.min_efficiency}};

@@ -2,6 +2,11 @@
 
 namespace p3s::report {
 
+double PhaseCheck::difference_pct() const {
+  return simulated_seconds > 0 ? 100 * (replayed_seconds - simulated_seconds) / simulated_seconds
+                               : 0;
+}
+
 double ScalingPrediction::speedup_from(double ratio, std::int64_t n) const {
   return weak_scaling ? ratio * static_cast<double>(n) / static_cast<double>(points.front().n)
                       : ratio;

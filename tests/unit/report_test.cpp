@@ -637,3 +637,43 @@ TEST(PredictionReport, BestNPerPredictorUnderStrongScaling) {
 
 }  // namespace
 }  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+// Per phase, both PhaseETs and their difference; a flagged phase with its cause in the table
+// and JSON, and its point marked in the picture; without phase checks none of it appears.
+TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  EXPECT_FALSE(prediction_json(p).contains("tolerance"));
+  EXPECT_EQ(scaling_plot_svg(p).find("differs by more than"), std::string::npos);
+  p.tolerance = 0.2;
+  p.points[2].replay_pet_seconds = 2.5;
+  p.points[2].phase_checks = {{"phase_1", 40, 0.04, 0.06, true, "communication: 512 B"},
+                              {"phase_2", 1, 0.5, 0.45, false, ""}};
+  EXPECT_DOUBLE_EQ(p.points[2].phase_checks[0].difference_pct(), 50.0);
+  EXPECT_DOUBLE_EQ(p.points[2].phase_checks[1].difference_pct(), -10.0);
+  const nlohmann::json j = prediction_json(p);
+  EXPECT_DOUBLE_EQ(j["tolerance"].get<double>(), 0.2);
+  const nlohmann::json& checks = j["points"][2]["phase_checks"];
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0]["name"].get<std::string>(), "phase_1");
+  EXPECT_DOUBLE_EQ(checks[0]["simulated_phase_et_seconds"].get<double>(), 0.04);
+  EXPECT_DOUBLE_EQ(checks[0]["replayed_phase_et_seconds"].get<double>(), 0.06);
+  EXPECT_DOUBLE_EQ(checks[0]["difference_pct"].get<double>(), 50.0);
+  EXPECT_TRUE(checks[0]["flagged"].get<bool>());
+  EXPECT_EQ(checks[0]["cause"].get<std::string>(), "communication: 512 B");
+  EXPECT_FALSE(checks[1]["flagged"].get<bool>());
+  EXPECT_FALSE(checks[1].contains("cause"));
+  EXPECT_FALSE(j["points"][0].contains("phase_checks"));
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("+50.0%  FLAGGED: communication: 512 B"), std::string::npos) << table;
+  EXPECT_NE(table.find("-10.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("more than 20 %"), std::string::npos) << table;
+  const std::string svg = scaling_plot_svg(p);
+  EXPECT_NE(svg.find("a phase differs by more than 20 %"), std::string::npos);
+  EXPECT_NE(svg.find("replayed PET (Synthetic Signature)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace p3s::report
