@@ -17,6 +17,8 @@
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 #include "report/scaling_prediction.hpp"
+#include "report/whatif_plot.hpp"
+#include "report/whatif_report.hpp"
 
 namespace p3s::report {
 namespace {
@@ -673,6 +675,96 @@ TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
   const std::string svg = scaling_plot_svg(p);
   EXPECT_NE(svg.find("a phase differs by more than 20 %"), std::string::npos);
   EXPECT_NE(svg.find("replayed PET (Synthetic Signature)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+// Two variants at N = 4, 16, 64; v2 twice as fast where both were predicted, not at 64.
+WhatifPrediction two_variants(bool weak) {
+  WhatifPrediction p;
+  p.application = "stencil2d 64 40";
+  p.mode = "per-phase";
+  p.weak_scaling = weak;
+  p.ns = {4, 16, 64};
+  p.variants = {{"v1", "a.xml", "a.xml", "a.xml", "flat", 1, 1, 1},
+                {"v2", "a.xml, bandwidth x2", "a.xml", "out/platform-v2.xml", "flat", 2, 1, 1}};
+  p.points = {{0, 4, 8, 10, 0.1},
+              {0, 16, 4, 10, 0.1},
+              {0, 64, 3, 10, 0.1},
+              {1, 4, 4, 10, 0.1},
+              {1, 16, 2, 10, 0.1}};
+  p.warnings = {"N = 64 on v2 (a.xml, bandwidth x2) not predicted: the simulation failed"};
+  return p;
+}
+
+TEST(WhatifReport, SpeedupOverTheFirstVariantAndEfficiencyWithinEach) {
+  const WhatifPrediction p = two_variants(false);
+  EXPECT_DOUBLE_EQ(*p.speedup_vs_first(1, 4), 2.0);  // 8 / 4
+  EXPECT_DOUBLE_EQ(*p.speedup_vs_first(0, 64), 1.0);
+  EXPECT_FALSE(p.speedup_vs_first(1, 64));
+  // E(16) = T(4) x 4 / (T(16) x 16): v1 8 x 4 / 64 = 0.5, v2 4 x 4 / 32 = 0.5; v1 E(64) = 1/6.
+  EXPECT_DOUBLE_EQ(*p.efficiency(0, 16), 0.5);
+  EXPECT_DOUBLE_EQ(*p.efficiency(1, 16), 0.5);
+  EXPECT_DOUBLE_EQ(*p.efficiency(0, 64), 32.0 / 192);
+  EXPECT_EQ(p.best(0)->fastest.n, 64);
+  EXPECT_EQ(p.best(0)->largest_efficient.n, 16);
+  EXPECT_EQ(p.best(1)->fastest.n, 16);
+
+  const auto rows = testing::csv_rows(whatif_csv(p));
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"variant", "n", "pet_seconds", "speedup_vs_first",
+                                               "efficiency"}));
+  EXPECT_EQ(rows[4], (std::vector<std::string>{"v2", "4", "4", "2", "1"}));
+
+  const nlohmann::json j = whatif_json(p);
+  EXPECT_EQ(j["format"].get<std::string>(), "p3s-whatif 1");
+  EXPECT_EQ(j["variants"][1]["platform"].get<std::string>(), "out/platform-v2.xml");
+  EXPECT_DOUBLE_EQ(j["variants"][1]["bandwidth_factor"].get<double>(), 2.0);
+  EXPECT_EQ(j["variants"][0]["best_n"]["largest_efficient_n"].get<int>(), 16);
+  ASSERT_EQ(j["points"].size(), 5u);
+  EXPECT_EQ(j["points"][3]["variant"].get<std::string>(), "v2");
+  EXPECT_DOUBLE_EQ(j["points"][3]["speedup_vs_first"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(j["points"][2]["efficiency"].get<double>(), 32.0 / 192);
+
+  const std::string table = whatif_table(p);
+  EXPECT_NE(table.find("v2   a.xml, bandwidth x2"), std::string::npos) << table;
+  EXPECT_NE(table.find("WARNING: N = 64 on v2"), std::string::npos) << table;
+  std::istringstream in(table);
+  std::string line;
+  bool row64 = false;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    std::string n, pet1, x1, pet2, x2;
+    cells >> n >> pet1 >> x1 >> pet2 >> x2;
+    if (n != "64") continue;
+    row64 = true;
+    EXPECT_EQ(pet1, "3");
+    EXPECT_EQ(pet2, "-");  // not predicted
+    EXPECT_EQ(x2, "-");
+  }
+  EXPECT_TRUE(row64) << table;
+
+  const std::string svg = whatif_plot_svg(p);
+  EXPECT_TRUE(svg.starts_with("<svg ")) << svg.substr(0, 80);
+  std::size_t paths = 0;
+  for (std::size_t at = svg.find("<path "); at != std::string::npos;
+       at = svg.find("<path ", at + 1))
+    ++paths;
+  EXPECT_EQ(paths, 2u);
+}
+
+TEST(WhatifReport, NoBestNUnderWeakScalingAndNoPictureWithoutPoints) {
+  WhatifPrediction p = two_variants(true);
+  EXPECT_FALSE(p.best(0));
+  EXPECT_FALSE(p.efficiency(0, 16));
+  EXPECT_FALSE(whatif_json(p)["variants"][0].contains("best_n"));
+  EXPECT_NE(whatif_table(p).find("not named under weak scaling"), std::string::npos);
+  p.points.clear();
+  EXPECT_EQ(whatif_plot_svg(p), "");
 }
 
 }  // namespace
