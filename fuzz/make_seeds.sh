@@ -69,5 +69,6 @@ cl generate generate app.slt -n 1024 --ranks 0-63 --partial --export-ti ti
 cl platform platform -o p.xml --hosts 64 --topology torus --bandwidth 10Gbps --latency 1us
 cl simulate simulate app.slt -n 64 --platform p.xml --ranks-per-host 2 --mapping cyclic --cfg smpi/allreduce:rdb --cpu-speedup 2 --full
 cl predict predict --runs r4 r9 --targets 64,256 --platform p.xml -o report --scaling weak
+cl whatif whatif app.slt -n 64,256 --platform p.xml --platform q.xml --cpu-speedup 1,2 --bandwidth x2,/2 --latency /2 --topology torus,dragonfly -o report --efficiency 0.6
 echo "seeds written to $seeds:"
 du -sh "$seeds"/*

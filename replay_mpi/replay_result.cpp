@@ -124,6 +124,9 @@ ReplayResult read_replay_result(const std::filesystem::path& file) {
       s.at("max").get_to(ph.per_rank.max);
       p.at("steps").get_to(ph.steps);
       p.at("collectives").get_to(ph.collectives);
+      p.at("app_network_messages").get_to(ph.app_network_messages);
+      p.at("replay_network_messages").get_to(ph.replay_network_messages);
+      p.at("noise_messages").get_to(ph.noise_messages);
       r.phases.push_back(ph);
     }
   } catch (const json::exception& e) {

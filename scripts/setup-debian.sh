@@ -8,7 +8,7 @@ packages=(
   libsimgrid-dev simgrid
   libpapi-dev papi-tools
   libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libpugixml-dev
   time bc
   lammps
 )

@@ -13,17 +13,19 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
+#include "cli/phase_cross_check.hpp"
+#include "cli/process_counts.hpp"
 #include "cli/replay_launch.hpp"
+#include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
-#include "core/rank_list.hpp"
 #include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
-#include "model/trace_consistency.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
@@ -34,49 +36,13 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-constexpr const char* kReportFiles[] = {"app.slt", "prediction.txt", "prediction.csv",
-                                        "prediction.json", "scaling.svg"};
-
-// "64,256,1024" (core's list syntax, so "64-66" works too); every count at least 1.
-std::vector<std::int64_t> parse_targets(const std::string& text) {
-  std::vector<std::int32_t> counts;
-  try {
-    counts = core::parse_rank_list(text);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(
-        fmt::format("--targets '{}': {} (process counts, e.g. 64,256,1024)", text, e.what()));
+// p3s predict's own files in a report directory, which --force replaces.
+bool predict_file(const std::string& name) {
+  for (const char* file :
+       {"app.slt", "prediction.txt", "prediction.csv", "prediction.json", "scaling.svg"}) {
+    if (name == file) return true;
   }
-  for (const std::int32_t n : counts) {
-    if (n < 1) throw UsageError(fmt::format("--targets: '{}' is not a process count", n));
-  }
-  return {counts.begin(), counts.end()};
-}
-
-// The report directory may be created, or reused when it holds nothing or `force` is given.
-// Checked before the long work, so that a refusal comes at once.
-void check_report_dir(const fs::path& dir, bool force) {
-  if (fs::exists(dir) && !fs::is_directory(dir)) {
-    throw UsageError(fmt::format("-o {}: exists and is not a directory", dir.string()));
-  }
-  if (fs::exists(dir) && !fs::is_empty(dir) && !force) {
-    throw UsageError(
-        fmt::format("-o {}: the directory is not empty; give --force to replace the report in it",
-                    dir.string()));
-  }
-}
-
-// Creates it once there is something to write; only p3s's own report files in it are
-// replaced.
-void prepare_report_dir(const fs::path& dir, bool force) {
-  check_report_dir(dir, force);
-  fs::create_directories(dir);
-  if (!force) return;
-  for (const char* name : kReportFiles) fs::remove(dir / name);
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if ((name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json"))
-      fs::remove(entry.path());
-  }
+  return (name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json");
 }
 
 // The share of a run's time the trace's phases stand for: in the training run at n when there
@@ -106,7 +72,7 @@ void progress(const std::string& what) {
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher;
-  double threshold = 0.01;
+  double threshold = 0.01, efficiency = 0.5, tolerance = 0.10;
   bool carry = false, force = false, allow_incomplete = false;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -130,7 +96,11 @@ int run_predict(const Args& args) {
       "--scaling)")(
       "replay-launcher", po::value(&replay_launcher),
       "also replay every N on the real machine (the Synthetic Signature) with this launcher, "
-      "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's");
+      "e.g. \"mpirun -np 16 --hostfile H\": its PET beside the simulator's")(
+      "efficiency", po::value(&efficiency)->default_value(efficiency),
+      "strong scaling: name the largest N whose parallel efficiency stays at least this")(
+      "tolerance", po::value(&tolerance)->default_value(tolerance),
+      "with --replay-launcher: flag a phase whose PhaseETs differ by more than this fraction");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
@@ -143,10 +113,14 @@ int run_predict(const Args& args) {
       "the ideal speedup), app.slt and sim-N.json per N.\n\n");
   if (!parsed) return 0;
   if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
+  if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
+  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
+    throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  }
   if (scaling != "strong" && scaling != "weak") {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
-  const std::vector<std::int64_t> targets = parse_targets(targets_text);
+  const std::vector<std::int64_t> targets = parse_process_counts(targets_text, "--targets");
   sim::SimOptions options = simulation_options(flags);
   const fs::path dir(out_dir);
   check_report_dir(dir, force);
@@ -156,6 +130,8 @@ int run_predict(const Args& args) {
   prediction.platform = fs::path(flags.platform).filename().string();
   prediction.mode = std::string(sim::mode_name(options.mode));
   prediction.weak_scaling = scaling == "weak";
+  prediction.min_efficiency = efficiency;
+  prediction.tolerance = tolerance;
   ModelRequest request;
   request.threshold = threshold;
   // Declared, the scaling also shapes the compute model; by default only the speedup's.
@@ -198,7 +174,7 @@ int run_predict(const Args& args) {
                threshold);
     return 1;
   }
-  prepare_report_dir(dir, force);
+  prepare_report_dir(dir, force, predict_file);
   model::write_slt(dir / "app.slt", slt);
   prediction.application = slt.application;
   prediction.fits = report::phase_fits(slt);
@@ -211,43 +187,16 @@ int run_predict(const Args& args) {
   for (const std::int64_t n : all) {
     ++step;
     const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
-    std::optional<model::SltScaledTrace> trace;
-    try {
-      trace.emplace(slt, static_cast<int>(n),
-                    model::InstantiateOptions{.carry_nearest = carry, .omit_unavailable = true});
-    } catch (const std::domain_error& e) {
-      prediction.warnings.push_back(fmt::format("N = {} not predicted: {}", n, e.what()));
-      progress(fmt::format("{} refused: {}", where, e.what()));
-      continue;
-    }
-    for (const std::string& w : trace->warnings()) {
-      prediction.warnings.push_back(fmt::format("N = {}: {}", n, w));
-    }
-    if (trace->phases().empty()) {
-      prediction.warnings.push_back(
-          fmt::format("N = {} not predicted: no phase of the model can be instantiated there", n));
-      progress(fmt::format("{} refused: no phase can be instantiated", where));
-      continue;
-    }
-    progress(fmt::format("{} generating and checking the ST4NP", where));
-    const model::ConsistencyReport consistency = model::check_consistency(*trace);
-    if (!consistency.consistent()) {
-      prediction.warnings.push_back(fmt::format(
-          "N = {} not predicted: the ST4NP is inconsistent ({})", n, consistency.problems.front()));
-      progress(fmt::format("{} INCONSISTENT: {}", where, consistency.problems.front()));
-      continue;
-    }
+    const std::unique_ptr<model::SltScaledTrace> trace = checked_trace(
+        slt, n, carry, prediction.warnings,
+        [&](const std::string& what) { progress(fmt::format("{} {}", where, what)); });
+    if (!trace) continue;
     options.progress = [&](std::string_view what) {
       progress(fmt::format("{}   {}", where, what));
     };
     const sim::SimResult result = sim::simulate(*trace, options);
-    if (!(result.pet > 0) || !std::isfinite(result.pet)) {
-      std::vector<double> weights;
-      for (const core::ScaledPhase& p : trace->phases()) weights.push_back(p.weight);
-      prediction.warnings.push_back(
-          fmt::format("N = {} not predicted: the simulation gives PET = {} (the phases' weights "
-                      "at N: {})",
-                      n, result.pet, fmt::join(weights, ", ")));
+    if (const auto problem = unusable_pet(result, *trace)) {
+      prediction.warnings.push_back(*problem);
       progress(fmt::format("{} refused: PET = {}", where, result.pet));
       continue;
     }
@@ -277,7 +226,15 @@ int run_predict(const Args& args) {
                           {"--partial", "--force"}};
       if (carry) launch.extra.push_back("--carry-nearest");
       try {
-        point.replay_pet_seconds = launch_replay(launch).pet;
+        const replay::ReplayResult replayed = launch_replay(launch);
+        point.replay_pet_seconds = replayed.pet;
+        point.phase_checks = cross_check_phases(*trace, result, replayed, tolerance);
+        for (const report::PhaseCheck& c : point.phase_checks) {
+          if (c.flagged) {
+            progress(fmt::format("{} FLAGGED {}: replayed {:+.1f} % against simulated; {}", where,
+                                 c.name, c.difference_pct(), c.cause));
+          }
+        }
         progress(fmt::format("{} replayed PET {:.6g} s", where, *point.replay_pet_seconds));
       } catch (const std::runtime_error& e) {
         prediction.warnings.push_back(fmt::format("N = {} not replayed: {}", n, e.what()));
@@ -296,15 +253,11 @@ int run_predict(const Args& args) {
                        [n](const report::PredictedPoint& p) { return p.n == n; });
   });
 
-  const std::string table = report::prediction_table(prediction);
-  report::write_text(dir / "prediction.txt", table);
-  report::write_text(dir / "prediction.csv", report::prediction_csv(prediction));
-  report::write_text(dir / "prediction.json", report::prediction_json(prediction).dump(2) + "\n");
-  report::write_text(dir / "scaling.svg", report::scaling_plot_svg(prediction));
-  fmt::print("\n{}\n", table);
-  fmt::print("report: {}/prediction.{{txt,csv,json}}   picture: {}   ({:.0f} s)\n", dir.string(),
-             (dir / "scaling.svg").string(),
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  write_report(
+      dir, "prediction", "scaling.svg",
+      {report::prediction_table(prediction), report::prediction_csv(prediction),
+       report::prediction_json(prediction).dump(2) + "\n", report::scaling_plot_svg(prediction)},
+      started);
   if (!any_target) {
     fmt::print(stderr,
                "p3s predict: none of the targets ({}) could be predicted; see the "

@@ -26,6 +26,8 @@ const std::vector<Command>& commands() {
        run_replay},
       {"predict", "trace runs -> model -> simulate at every target N: table, CSV, JSON, picture",
        run_predict},
+      {"whatif", "simulate a model on platform variants (links, topology, CPU): table, picture",
+       run_whatif},
   };
   return all;
 }

@@ -34,6 +34,7 @@ int run_calibrate(const Args& args);
 int run_simulate(const Args& args);
 int run_predict(const Args& args);
 int run_replay(const Args& args);
+int run_whatif(const Args& args);
 
 // All subcommands, in the order `p3s --help` lists them.
 const std::vector<Command>& commands();

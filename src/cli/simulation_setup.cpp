@@ -15,14 +15,20 @@ void add_simulation_flags(boost::program_options::options_description& desc,
   namespace po = boost::program_options;
   desc.add_options()("platform", po::value(&flags.platform)->required(),
                      "SimGrid platform file (see simgrid_platforms/)")(
-      "ranks-per-host", po::value(&flags.ranks_per_host)->default_value(1), "ranks on each host")(
-      "mapping", po::value(&flags.mapping)->default_value("block"),
-      "block (rank r on host r/k) or cyclic (host r % hosts)")(
+      "cpu-speedup", po::value(&flags.cpu_speedup)->default_value(1.0),
+      "divide the traced machine's compute times by this");
+  add_engine_flags(desc, flags);
+}
+
+void add_engine_flags(boost::program_options::options_description& desc, SimulationFlags& flags) {
+  namespace po = boost::program_options;
+  desc.add_options()("ranks-per-host", po::value(&flags.ranks_per_host)->default_value(1),
+                     "ranks on each host")("mapping",
+                                           po::value(&flags.mapping)->default_value("block"),
+                                           "block (rank r on host r/k) or cyclic (host r % hosts)")(
       "hostfile", po::value(&flags.hostfile), "host names in placement order, one per line")(
       "cfg", po::value(&flags.cfg)->composing(), "a SimGrid setting KEY:VALUE (repeatable)")(
       "log", po::value(&flags.log)->composing(), "a SimGrid log setting (repeatable)")(
-      "cpu-speedup", po::value(&flags.cpu_speedup)->default_value(1.0),
-      "divide the traced machine's compute times by this")(
       "full", po::bool_switch(&flags.full), "simulate the whole phase sequence with its weights")(
       "repetitions", po::value(&flags.repetitions)->default_value(3),
       "measured repetitions of each phase (per-phase mode)")(

@@ -24,6 +24,8 @@ struct SimulationFlags {
 
 void add_simulation_flags(boost::program_options::options_description& desc,
                           SimulationFlags& flags);
+// All of them but --platform and --cpu-speedup, which `p3s whatif` takes as lists.
+void add_engine_flags(boost::program_options::options_description& desc, SimulationFlags& flags);
 
 // Checks the flags (UsageError naming the flag) and turns them into SimOptions. The eager
 // threshold comes from --cfg smpi/send-is-detached-thresh:B when given, as in SMPI.

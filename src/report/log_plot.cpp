@@ -59,6 +59,7 @@ std::string log_plot_panel(const PlotFrame& f, const std::vector<PlotSeries>& se
       left, top, right - left, bottom - top, (left + right) / 2, bottom + 40, left - 62,
       (top + bottom) / 2, core::xml_escaped(f.y_title), core::xml_escaped(f.x_title));
   double legend_y = top + 18;
+  const double legend = f.legend_left > 0 ? f.legend_left : left + 10;
   for (const PlotSeries& s : series) {
     if (s.points.empty()) continue;
     std::string path;
@@ -82,16 +83,16 @@ std::string log_plot_panel(const PlotFrame& f, const std::vector<PlotSeries>& se
       out += fmt::format(
           "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"{3}\" "
           "stroke-width=\"2\"{4}/>\n",
-          left + 10, legend_y, left + 34, s.colour, s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+          legend, legend_y, legend + 24, s.colour, s.dashed ? " stroke-dasharray=\"6 4\"" : "");
     }
     if (s.squares) {
       out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"9\" height=\"9\" fill=\"{}\"/>\n",
-                         left + 17.5, legend_y - 4.5, s.colour);
+                         legend + 7.5, legend_y - 4.5, s.colour);
     } else if (!s.dashed) {
-      out += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", left + 22,
+      out += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", legend + 12,
                          legend_y, s.colour);
     }
-    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", left + 40,
+    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n", legend + 30,
                        legend_y + 4, core::xml_escaped(s.name));
     legend_y += 17;
   }

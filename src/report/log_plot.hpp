@@ -23,6 +23,8 @@ struct PlotFrame {
   double x_base = 2, y_base = 10;
   std::string (*x_label)(double) = nullptr;
   std::string (*y_label)(double) = nullptr;
+  // Where the legend's symbols start (pixels): 0 puts it inside the frame, at its top left.
+  double legend_left = 0;
 };
 
 // An SVG picture's opening: the root element, a white background and `title` on top; the

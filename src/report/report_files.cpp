@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "core/text_file.hpp"
 
@@ -52,6 +53,23 @@ std::string prediction_table(const ScalingPrediction& p) {
       out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,
                          *pt.replay_pet_seconds,
                          100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
+      for (const PhaseCheck& c : pt.phase_checks) {
+        out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
+                           c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
+                           c.flagged ? "FLAGGED: " + c.cause : "");
+      }
+    }
+    out += fmt::format(
+        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %)\n",
+        100 * p.tolerance);
+  }
+  if (p.weak_scaling) {
+    out += "\nbest N: not named under weak scaling (the PET grows with the problem)\n";
+  } else {
+    out += "\n";
+    for (const auto& [what, best] :
+         {std::pair{"simulated", p.best_simulated()}, std::pair{"replayed", p.best_replayed()}}) {
+      if (best) out += fmt::format("best N ({}): {}\n", what, best_n_text(*best, p.min_efficiency));
     }
   }
   for (const std::string& line : p.coverage) out += fmt::format("coverage: {}\n", line);
@@ -96,7 +114,30 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                             {"omitted", pt.omitted}};
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
     if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
+    if (!pt.phase_checks.empty()) {
+      point["phase_checks"] = nlohmann::json::array();
+      for (const PhaseCheck& c : pt.phase_checks) {
+        nlohmann::json check = {{"name", c.name},
+                                {"weight", c.weight},
+                                {"simulated_phase_et_seconds", c.simulated_seconds},
+                                {"replayed_phase_et_seconds", c.replayed_seconds},
+                                {"difference_pct", c.difference_pct()},
+                                {"flagged", c.flagged}};
+        if (c.flagged) check["cause"] = c.cause;
+        point["phase_checks"].push_back(check);
+      }
+    }
     j["points"].push_back(point);
+  }
+  if (std::any_of(p.points.begin(), p.points.end(),
+                  [](const PredictedPoint& pt) { return !pt.phase_checks.empty(); })) {
+    j["tolerance"] = p.tolerance;
+  }
+  if (!p.weak_scaling) {
+    nlohmann::json best = {{"efficiency_threshold", p.min_efficiency}};
+    if (const auto b = p.best_simulated()) best["simulated"] = best_n_json(*b);
+    if (const auto b = p.best_replayed()) best["replayed"] = best_n_json(*b);
+    j["best_n"] = best;
   }
   for (const MeasuredRun& m : p.measured) {
     j["measured"].push_back({{"n", m.n}, {"aet_seconds", m.aet_seconds}, {"run", m.run}});

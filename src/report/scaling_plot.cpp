@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "report/log_axis.hpp"
 #include "report/log_plot.hpp"
 
@@ -13,6 +15,8 @@ constexpr double kTop = 70, kBottom = 390;
 constexpr const char* kPredicted = "#1f5fbf";
 constexpr const char* kMeasured = "#d9731a";
 constexpr const char* kIdeal = "#777777";
+constexpr const char* kReplayed = "#2a9d4b";
+constexpr const char* kFlagged = "#d62728";
 
 using Series = PlotSeries;
 
@@ -33,6 +37,10 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
   Series speedup{{}, kPredicted, p.weak_scaling ? "predicted scaled speedup" : "predicted speedup"};
   Series measured_speedup{{}, kMeasured, "measured speedup", false, false, true};
   Series ideal{{}, kIdeal, "ideal speedup (N / n0)", true, true};
+  Series replayed{{}, kReplayed, "replayed PET (Synthetic Signature)"};
+  Series flagged{
+      {},    kFlagged, fmt::format("a phase differs by more than {:g} %", 100 * p.tolerance),
+      false, false,    true};
   if (p.points.empty()) return "";
   const double n0 = static_cast<double>(p.points.front().n);
   for (const PredictedPoint& pt : p.points) {
@@ -40,6 +48,11 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
     pet.points.emplace_back(n, pt.pet_seconds);
     speedup.points.emplace_back(n, p.speedup(pt));
     ideal.points.emplace_back(n, n / n0);
+    if (pt.replay_pet_seconds) replayed.points.emplace_back(n, *pt.replay_pet_seconds);
+    if (std::any_of(pt.phase_checks.begin(), pt.phase_checks.end(),
+                    [](const PhaseCheck& c) { return c.flagged; })) {
+      flagged.points.emplace_back(n, pt.replay_pet_seconds.value_or(pt.pet_seconds));
+    }
   }
   for (const MeasuredRun& m : p.measured) {
     measured.points.emplace_back(static_cast<double>(m.n), m.aet_seconds);
@@ -51,8 +64,8 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
       svg_document_start(kWidth, kHeight,
                          fmt::format("{}  -  {} scaling on {} ({})", p.application,
                                      p.weak_scaling ? "weak" : "strong", p.platform, p.mode));
-  svg += panel(90, 470, "Predicted run time", "run time (log scale)", {pet, measured}, 10,
-               seconds_label);
+  svg += panel(90, 470, "Predicted run time", "run time (log scale)",
+               {pet, measured, replayed, flagged}, 10, seconds_label);
   svg += panel(600, 980,
                fmt::format("{} over N = {}", p.weak_scaling ? "Scaled speedup" : "Speedup",
                            p.points.front().n),

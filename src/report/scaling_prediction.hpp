@@ -6,7 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "report/best_n.hpp"
+
 namespace p3s::report {
+
+// One phase at one N by both predictors (p3s predict --replay-launcher, per-phase mode).
+struct PhaseCheck {
+  std::string name;
+  double weight = 0;
+  double simulated_seconds = 0;  // PhaseET in SimGrid
+  double replayed_seconds = 0;   // PhaseET of the Synthetic Signature
+  bool flagged = false;          // |difference| above the tolerance
+  std::string cause;             // the likely cause in words, for a flagged phase
+
+  // (replayed - simulated) / simulated, in %.
+  double difference_pct() const;
+};
 
 struct PredictedPoint {
   std::int64_t n = 0;
@@ -22,6 +37,7 @@ struct PredictedPoint {
   // The Synthetic Signature's PET on the real machine (p3s predict --replay-launcher), beside
   // the simulator's.
   std::optional<double> replay_pet_seconds;
+  std::vector<PhaseCheck> phase_checks = {};  // per phase, when replayed in per-phase mode
 };
 
 // A traced run: its AET (the longest traced time of any rank) on the machine it ran on.
@@ -49,6 +65,11 @@ struct ScalingPrediction {
   // Strong scaling: the same problem on more processes. Weak: the problem grows with N (fixed
   // work per process), and the speedup is the scaled speedup.
   bool weak_scaling = false;
+  // The parallel efficiency the best N keeps (p3s predict --efficiency).
+  double min_efficiency = 0.5;
+  // The relative difference between the predictors' PhaseETs above which a phase is flagged
+  // (p3s predict --tolerance).
+  double tolerance = 0.10;
   std::vector<PredictedPoint> points;  // by n
   std::vector<MeasuredRun> measured;   // by n
   std::vector<PhaseFit> fits;
@@ -68,6 +89,10 @@ struct ScalingPrediction {
   // The speedup the traced runs show at `m`, against the measured run at the first predicted
   // n0 (none without one), defined as speedup() is.
   std::optional<double> measured_speedup(const MeasuredRun& m) const;
+  // The best N of the simulated PETs and of the replayed ones (over the points replayed),
+  // under strong scaling only: nothing for weak scaling or without points.
+  std::optional<BestN> best_simulated() const;
+  std::optional<BestN> best_replayed() const;
 
  private:
   // `ratio` = time(n0) / time(n) as speedup: times n / n0 for weak scaling.

@@ -328,4 +328,16 @@ void write_platform(const PlatformSpec& spec, const std::filesystem::path& file)
   core::write_text_file(file, platform_xml(spec));
 }
 
+std::string scaled_quantity(const std::string& value, double factor) {
+  if (!(factor > 0) || !std::isfinite(factor)) {
+    throw std::invalid_argument(fmt::format("scale factor {} must be positive", factor));
+  }
+  double number = 0;
+  auto [unit, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || unit == value.data() + value.size()) {
+    throw std::invalid_argument("'" + value + "' is not a number with a SimGrid unit");
+  }
+  return fmt::format("{}{}", number * factor, std::string_view(unit, value.data() + value.size()));
+}
+
 }  // namespace p3s::sim

@@ -50,4 +50,9 @@ void check_platform(const PlatformSpec& spec);
 std::string platform_xml(const PlatformSpec& spec);
 void write_platform(const PlatformSpec& spec, const std::filesystem::path& file);
 
+// A SimGrid quantity ("10Gbps", "1us") times `factor`, in its own unit ("20Gbps", "0.5us").
+// Throws std::invalid_argument when `value` is no number with a unit or `factor` is not a
+// positive finite number.
+std::string scaled_quantity(const std::string& value, double factor);
+
 }  // namespace p3s::sim

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -278,6 +279,118 @@ TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
     SCOPED_TRACE("N = " + std::to_string(n));
     expect_relative(pt.at("efficiency").get<double>(), t.simulated.at(4) / t.simulated.at(n),
                     kTolerance, "efficiency against smpirun's PET(4) / PET(N)");
+  }
+}
+
+// The cross-check (issue 13 item 1): the Synthetic Signature replayed under smpirun on
+// default.xml (p3s-replay-smpi on R = 32 processes, compute in simulated time) stands in for
+// the real machine; SimGrid simulates on default.xml itself, then on the same platform with
+// every link's latency 4 times longer. The stencil's phase (64 x 64 block: 41 us of compute per
+// iteration, four 512 B halos and an allreduce) spends most of its time communicating once the
+// latency is 4 us per link, so only then must it be flagged, and for communication. With a
+// 512 x 512 block the same phase computes 2.6 ms per iteration against some 0.2 ms of
+// communication at 4 us: compute-bound, so 4x the latency moves it by less than 10 % and it is
+// not flagged.
+TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
+  const fs::path dir = scratch_dir("predict-cli-cross-check");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  const fs::path slow = dir / "latency4x.xml";
+  const CommandResult written =
+      p3s({"platform", "-o", slow.string(), "--hosts", "4096", "--latency", "4us"});
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  fs::create_directories(dir / "smpi-replay");
+  const std::string launcher = "env -C " + (dir / "smpi-replay").string() + " " + P3S_SMPIRUN +
+                               " -platform " + kPlatform +
+                               " --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 -np 32";
+
+  auto predict = [&](const std::string& platform, const std::string& out,
+                     const SmpiTraining& training) {
+    std::vector<std::string> args = {"env", std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_SMPI_BIN,
+                                     p3s_bin(), "predict", "--runs"};
+    args.insert(args.end(), training.runs.begin(), training.runs.end());
+    args.insert(args.end(), {"--targets", "256", "--platform", platform, "-o", (dir / out).string(),
+                             "--replay-launcher", launcher});
+    const CommandResult r = run_command(args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return read_json(dir / out / "prediction.json");
+  };
+
+  // The same platform: both predictors agree within the tolerance on every phase at every N.
+  {
+    SCOPED_TRACE("A = B");
+    const nlohmann::json j = predict(kPlatform, "same", t);
+    EXPECT_DOUBLE_EQ(j.value("tolerance", 0.0), 0.10);
+    ASSERT_EQ(point_ns(j), (std::vector<std::int64_t>{4, 9, 16, 25, 256})) << j.dump(2);
+    for (const auto& pt : j.at("points")) {
+      SCOPED_TRACE("N = " + std::to_string(pt.at("n").get<std::int64_t>()));
+      ASSERT_TRUE(pt.contains("phase_checks")) << pt.dump(2);
+      ASSERT_FALSE(pt.at("phase_checks").empty());
+      for (const auto& c : pt.at("phase_checks")) {
+        const double sim = c.at("simulated_phase_et_seconds").get<double>();
+        const double rep = c.at("replayed_phase_et_seconds").get<double>();
+        EXPECT_NEAR(c.at("difference_pct").get<double>(), 100 * (rep - sim) / sim, 1e-9);
+        EXPECT_LE(std::fabs(c.at("difference_pct").get<double>()), 10.0) << c.dump();
+        EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
+        EXPECT_FALSE(c.contains("cause"));
+      }
+    }
+    EXPECT_EQ(slurp(dir / "same" / "prediction.txt").find("FLAGGED:"), std::string::npos);
+  }
+  // SimGrid on 4x the latency: the replay (1 us links) is faster, by more than 10 % at N = 256.
+  {
+    SCOPED_TRACE("B = A with 4x the latency");
+    const nlohmann::json j = predict(slow.string(), "slow", t);
+    bool seen = false;
+    for (const auto& pt : j.at("points")) {
+      if (pt.at("n").get<std::int64_t>() != 256) continue;
+      for (const auto& c : pt.at("phase_checks")) {
+        if (c.at("weight").get<double>() < 10) continue;  // the main loop, 40 iterations
+        seen = true;
+        EXPECT_LT(c.at("difference_pct").get<double>(), -10.0) << c.dump();
+        EXPECT_TRUE(c.at("flagged").get<bool>()) << c.dump();
+        const std::string cause = c.value("cause", "");
+        std::printf("N = 256, %s: simulated %.6g s, replayed %.6g s (%+.1f %%): %s\n",
+                    c.at("name").get<std::string>().c_str(),
+                    c.at("simulated_phase_et_seconds").get<double>(),
+                    c.at("replayed_phase_et_seconds").get<double>(),
+                    c.at("difference_pct").get<double>(), cause.c_str());
+        EXPECT_TRUE(cause.starts_with("communication")) << cause;
+        EXPECT_NE(cause.find("512 B"), std::string::npos) << cause;
+        EXPECT_NE(cause.find("allreduce"), std::string::npos) << cause;
+        // One rank per host: the halos cross the network (4 per rank but at the grid's edges).
+        EXPECT_NE(cause.find(" between nodes"), std::string::npos) << cause;
+        EXPECT_EQ(cause.find("all on one node"), std::string::npos) << cause;
+      }
+    }
+    EXPECT_TRUE(seen) << j.dump(2);
+    const std::string table = slurp(dir / "slow" / "prediction.txt");
+    EXPECT_NE(table.find("FLAGGED: communication"), std::string::npos) << table;
+    const std::string svg = slurp(dir / "slow" / "scaling.svg");
+    EXPECT_NE(svg.find("a phase differs by more than 10 %"), std::string::npos);
+  }
+  // The compute-bound stencil on the same two platforms: nothing flagged.
+  {
+    SCOPED_TRACE("compute-bound, B = A with 4x the latency");
+    SmpiTraining big;
+    train_from_smpi(dir / "big", "stencil2d", {"512", std::to_string(kIters)}, kTraining, big);
+    if (HasFatalFailure()) return;
+    const nlohmann::json j = predict(slow.string(), "big-slow", big);
+    for (const auto& pt : j.at("points")) {
+      SCOPED_TRACE("N = " + std::to_string(pt.at("n").get<std::int64_t>()));
+      ASSERT_TRUE(pt.contains("phase_checks")) << pt.dump(2);
+      for (const auto& c : pt.at("phase_checks")) {
+        if (c.at("weight").get<double>() < 10) continue;
+        std::printf("compute-bound, N = %lld: simulated %.6g s, replayed %.6g s (%+.1f %%)\n",
+                    static_cast<long long>(pt.at("n").get<std::int64_t>()),
+                    c.at("simulated_phase_et_seconds").get<double>(),
+                    c.at("replayed_phase_et_seconds").get<double>(),
+                    c.at("difference_pct").get<double>());
+        EXPECT_LT(c.at("difference_pct").get<double>(), 0) << c.dump();  // still faster on A
+        EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
+      }
+    }
   }
 }
 

@@ -17,6 +17,8 @@
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 #include "report/scaling_prediction.hpp"
+#include "report/whatif_plot.hpp"
+#include "report/whatif_report.hpp"
 
 namespace p3s::report {
 namespace {
@@ -525,6 +527,244 @@ TEST(PredictionReport, ReplayedPetBesideTheSimulatedOne) {
   const std::string table = prediction_table(p);
   EXPECT_NE(table.find("Synthetic Signature"), std::string::npos) << table;
   EXPECT_NE(table.find("+25.0%"), std::string::npos) << table;  // (2.5 - 2) / 2
+}
+
+}  // namespace
+}  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+std::vector<TimedCount> curve(const std::vector<std::int64_t>& ns, double (*time)(double)) {
+  std::vector<TimedCount> out;
+  for (const std::int64_t n : ns) out.push_back({n, time(static_cast<double>(n))});
+  return out;
+}
+
+const std::vector<std::int64_t> kPowersOfTwo = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+
+// Amdahl's law, 1 % serial: T(n) = 1 + 99 / n falls all the way, so the fastest N is the
+// largest; E(n) = T(1) / (n T(n)) = 100 / (n + 99) >= 0.5 while n <= 101: 64 of the powers of 2.
+TEST(BestN, AmdahlFastestAtTheLargestNEfficientUpTo64) {
+  const auto best = best_n(curve(kPowersOfTwo, [](double n) { return 1 + 99 / n; }), 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->base_n, 1);
+  EXPECT_EQ(best->fastest.n, 1024);
+  EXPECT_DOUBLE_EQ(best->fastest.seconds, 1 + 99.0 / 1024);
+  EXPECT_EQ(best->largest_efficient.n, 64);
+  EXPECT_NEAR(best->efficiency, 100.0 / (64 + 99), 1e-12);
+  // A stricter threshold, 0.8: 100 / (n + 99) >= 0.8 while n <= 26, so 16.
+  EXPECT_EQ(
+      best_n(curve(kPowersOfTwo, [](double n) { return 1 + 99 / n; }), 0.8)->largest_efficient.n,
+      16);
+}
+
+// Work divided plus communication growing with n: T(n) = 100 / n + n / 4 is lowest at
+// n = 20 (dT/dn = 0), so of the powers of 2 at 16 (10.25 s; 32 gives 11.125 s); E(n) =
+// T(1) / (n T(n)) = 100.25 / (100 + n^2 / 4) >= 0.5 while n <= 20.05: 16 again.
+TEST(BestN, CommunicationGrowthTurnsTheCurveUp) {
+  const std::vector<std::int64_t> ns = {1, 2, 4, 8, 16, 32, 64};
+  const auto best = best_n(curve(ns, [](double n) { return 100 / n + n / 4; }), 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->fastest.n, 16);
+  EXPECT_DOUBLE_EQ(best->fastest.seconds, 10.25);
+  EXPECT_EQ(best->largest_efficient.n, 16);
+  EXPECT_NEAR(best->efficiency, 100.25 / 164, 1e-12);
+}
+
+// The efficiency must stay above the threshold: once it drops below, a later recovery does
+// not count. The threshold itself passes. The input's order does not matter; on a tie the
+// smaller N is the fastest (the same time for fewer processes).
+TEST(BestN, EfficiencyMustStayAboveAndTiesGoToTheSmallerN) {
+  // E: 1 (n=1), 10/(2*10) = 0.5, 10/(4*6) = 0.42, 10/(8*2) = 0.625, 10/(16*2) = 0.31.
+  const std::vector<TimedCount> points = {{8, 2}, {1, 10}, {16, 2}, {4, 6}, {2, 10}};
+  const auto best = best_n(points, 0.5);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->base_n, 1);
+  EXPECT_EQ(best->largest_efficient.n, 2);
+  EXPECT_DOUBLE_EQ(best->efficiency, 0.5);
+  EXPECT_EQ(best->fastest.n, 8);
+}
+
+TEST(BestN, OnePointNoPointsAndBadThresholds) {
+  const auto one = best_n({{64, 3}}, 0.5);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->fastest.n, 64);
+  EXPECT_EQ(one->largest_efficient.n, 64);
+  EXPECT_DOUBLE_EQ(one->efficiency, 1.0);
+  EXPECT_FALSE(best_n({}, 0.5));
+  EXPECT_THROW(best_n({{1, 1}}, 0), std::invalid_argument);
+  EXPECT_THROW(best_n({{1, 1}}, 1.5), std::invalid_argument);
+  EXPECT_THROW(best_n({{1, 1}}, std::nan("")), std::invalid_argument);
+  EXPECT_NO_THROW(best_n({{1, 1}}, 1.0));
+}
+
+// The prediction names the best N of the simulated PETs and of the replayed ones (over the
+// points replayed, against the smallest of them), under strong scaling only.
+TEST(PredictionReport, BestNPerPredictorUnderStrongScaling) {
+  // Simulated 10, 4, 2 at 4, 16, 64: E(16) = 10 x 4 / (4 x 16) = 0.625, E(64) = 0.3125.
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  p.points[1].replay_pet_seconds = 6;
+  p.points[2].replay_pet_seconds = 7;  // replayed from 16: E(64) = 6 x 16 / (7 x 64) = 0.21
+  const auto simulated = p.best_simulated();
+  ASSERT_TRUE(simulated);
+  EXPECT_EQ(simulated->fastest.n, 64);
+  EXPECT_EQ(simulated->largest_efficient.n, 16);
+  const auto replayed = p.best_replayed();
+  ASSERT_TRUE(replayed);
+  EXPECT_EQ(replayed->base_n, 16);
+  EXPECT_EQ(replayed->fastest.n, 16);
+  EXPECT_EQ(replayed->largest_efficient.n, 16);
+
+  const nlohmann::json j = prediction_json(p);
+  ASSERT_TRUE(j.contains("best_n")) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j["best_n"]["efficiency_threshold"].get<double>(), 0.5);
+  EXPECT_EQ(j["best_n"]["simulated"]["fastest_n"].get<int>(), 64);
+  EXPECT_EQ(j["best_n"]["simulated"]["largest_efficient_n"].get<int>(), 16);
+  EXPECT_DOUBLE_EQ(j["best_n"]["simulated"]["efficiency"].get<double>(), 0.625);
+  EXPECT_EQ(j["best_n"]["replayed"]["base_n"].get<int>(), 16);
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("best N (simulated): fastest at N = 64"), std::string::npos) << table;
+  EXPECT_NE(table.find("up to N = 16"), std::string::npos) << table;
+  EXPECT_NE(table.find("best N (replayed): fastest at N = 16"), std::string::npos) << table;
+
+  p.min_efficiency = 0.3;  // E(64) = 0.3125 passes
+  EXPECT_EQ(p.best_simulated()->largest_efficient.n, 64);
+
+  const ScalingPrediction weak = three_points(10, 11, 12.5, true);
+  EXPECT_FALSE(weak.best_simulated());
+  EXPECT_FALSE(prediction_json(weak).contains("best_n"));
+  EXPECT_NE(prediction_table(weak).find("not named under weak scaling"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+// Per phase, both PhaseETs and their difference; a flagged phase with its cause in the table
+// and JSON, and its point marked in the picture; without phase checks none of it appears.
+TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  EXPECT_FALSE(prediction_json(p).contains("tolerance"));
+  EXPECT_EQ(scaling_plot_svg(p).find("differs by more than"), std::string::npos);
+  p.tolerance = 0.2;
+  p.points[2].replay_pet_seconds = 2.5;
+  p.points[2].phase_checks = {{"phase_1", 40, 0.04, 0.06, true, "communication: 512 B"},
+                              {"phase_2", 1, 0.5, 0.45, false, ""}};
+  EXPECT_DOUBLE_EQ(p.points[2].phase_checks[0].difference_pct(), 50.0);
+  EXPECT_DOUBLE_EQ(p.points[2].phase_checks[1].difference_pct(), -10.0);
+  const nlohmann::json j = prediction_json(p);
+  EXPECT_DOUBLE_EQ(j["tolerance"].get<double>(), 0.2);
+  const nlohmann::json& checks = j["points"][2]["phase_checks"];
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0]["name"].get<std::string>(), "phase_1");
+  EXPECT_DOUBLE_EQ(checks[0]["simulated_phase_et_seconds"].get<double>(), 0.04);
+  EXPECT_DOUBLE_EQ(checks[0]["replayed_phase_et_seconds"].get<double>(), 0.06);
+  EXPECT_DOUBLE_EQ(checks[0]["difference_pct"].get<double>(), 50.0);
+  EXPECT_TRUE(checks[0]["flagged"].get<bool>());
+  EXPECT_EQ(checks[0]["cause"].get<std::string>(), "communication: 512 B");
+  EXPECT_FALSE(checks[1]["flagged"].get<bool>());
+  EXPECT_FALSE(checks[1].contains("cause"));
+  EXPECT_FALSE(j["points"][0].contains("phase_checks"));
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("+50.0%  FLAGGED: communication: 512 B"), std::string::npos) << table;
+  EXPECT_NE(table.find("-10.0%"), std::string::npos) << table;
+  EXPECT_NE(table.find("more than 20 %"), std::string::npos) << table;
+  const std::string svg = scaling_plot_svg(p);
+  EXPECT_NE(svg.find("a phase differs by more than 20 %"), std::string::npos);
+  EXPECT_NE(svg.find("replayed PET (Synthetic Signature)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace p3s::report
+
+namespace p3s::report {
+namespace {
+
+// Two variants at N = 4, 16, 64; v2 twice as fast where both were predicted, not at 64.
+WhatifPrediction two_variants(bool weak) {
+  WhatifPrediction p;
+  p.application = "stencil2d 64 40";
+  p.mode = "per-phase";
+  p.weak_scaling = weak;
+  p.ns = {4, 16, 64};
+  p.variants = {{"v1", "a.xml", "a.xml", "a.xml", "flat", 1, 1, 1},
+                {"v2", "a.xml, bandwidth x2", "a.xml", "out/platform-v2.xml", "flat", 2, 1, 1}};
+  p.points = {{0, 4, 8, 10, 0.1},
+              {0, 16, 4, 10, 0.1},
+              {0, 64, 3, 10, 0.1},
+              {1, 4, 4, 10, 0.1},
+              {1, 16, 2, 10, 0.1}};
+  p.warnings = {"N = 64 on v2 (a.xml, bandwidth x2) not predicted: the simulation failed"};
+  return p;
+}
+
+TEST(WhatifReport, SpeedupOverTheFirstVariantAndEfficiencyWithinEach) {
+  const WhatifPrediction p = two_variants(false);
+  EXPECT_DOUBLE_EQ(*p.speedup_vs_first(1, 4), 2.0);  // 8 / 4
+  EXPECT_DOUBLE_EQ(*p.speedup_vs_first(0, 64), 1.0);
+  EXPECT_FALSE(p.speedup_vs_first(1, 64));
+  // E(16) = T(4) x 4 / (T(16) x 16): v1 8 x 4 / 64 = 0.5, v2 4 x 4 / 32 = 0.5; v1 E(64) = 1/6.
+  EXPECT_DOUBLE_EQ(*p.efficiency(0, 16), 0.5);
+  EXPECT_DOUBLE_EQ(*p.efficiency(1, 16), 0.5);
+  EXPECT_DOUBLE_EQ(*p.efficiency(0, 64), 32.0 / 192);
+  EXPECT_EQ(p.best(0)->fastest.n, 64);
+  EXPECT_EQ(p.best(0)->largest_efficient.n, 16);
+  EXPECT_EQ(p.best(1)->fastest.n, 16);
+
+  const auto rows = testing::csv_rows(whatif_csv(p));
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"variant", "n", "pet_seconds", "speedup_vs_first",
+                                               "efficiency"}));
+  EXPECT_EQ(rows[4], (std::vector<std::string>{"v2", "4", "4", "2", "1"}));
+
+  const nlohmann::json j = whatif_json(p);
+  EXPECT_EQ(j["format"].get<std::string>(), "p3s-whatif 1");
+  EXPECT_EQ(j["variants"][1]["platform"].get<std::string>(), "out/platform-v2.xml");
+  EXPECT_DOUBLE_EQ(j["variants"][1]["bandwidth_factor"].get<double>(), 2.0);
+  EXPECT_EQ(j["variants"][0]["best_n"]["largest_efficient_n"].get<int>(), 16);
+  ASSERT_EQ(j["points"].size(), 5u);
+  EXPECT_EQ(j["points"][3]["variant"].get<std::string>(), "v2");
+  EXPECT_DOUBLE_EQ(j["points"][3]["speedup_vs_first"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(j["points"][2]["efficiency"].get<double>(), 32.0 / 192);
+
+  const std::string table = whatif_table(p);
+  EXPECT_NE(table.find("v2   a.xml, bandwidth x2"), std::string::npos) << table;
+  EXPECT_NE(table.find("WARNING: N = 64 on v2"), std::string::npos) << table;
+  std::istringstream in(table);
+  std::string line;
+  bool row64 = false;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    std::string n, pet1, x1, pet2, x2;
+    cells >> n >> pet1 >> x1 >> pet2 >> x2;
+    if (n != "64") continue;
+    row64 = true;
+    EXPECT_EQ(pet1, "3");
+    EXPECT_EQ(pet2, "-");  // not predicted
+    EXPECT_EQ(x2, "-");
+  }
+  EXPECT_TRUE(row64) << table;
+
+  const std::string svg = whatif_plot_svg(p);
+  EXPECT_TRUE(svg.starts_with("<svg ")) << svg.substr(0, 80);
+  std::size_t paths = 0;
+  for (std::size_t at = svg.find("<path "); at != std::string::npos;
+       at = svg.find("<path ", at + 1))
+    ++paths;
+  EXPECT_EQ(paths, 2u);
+}
+
+TEST(WhatifReport, NoBestNUnderWeakScalingAndNoPictureWithoutPoints) {
+  WhatifPrediction p = two_variants(true);
+  EXPECT_FALSE(p.best(0));
+  EXPECT_FALSE(p.efficiency(0, 16));
+  EXPECT_FALSE(whatif_json(p)["variants"][0].contains("best_n"));
+  EXPECT_NE(whatif_table(p).find("not named under weak scaling"), std::string::npos);
+  p.points.clear();
+  EXPECT_EQ(whatif_plot_svg(p), "");
 }
 
 }  // namespace

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "sim/platform_reader.hpp"
 #include "sim/platform_spec.hpp"
 #include "sim/simulate.hpp"
 #include "sim/synthetic_trace.hpp"
@@ -94,6 +97,107 @@ TEST(PlatformSpec, SimGridLoadsTheBundledPlatforms) {
     EXPECT_GT(ring_time(std::filesystem::path(P3S_SOURCE_DIR) / "simgrid_platforms" / name), 0)
         << name;
   }
+}
+
+// The bundled platforms were written by `p3s platform -o F --hosts 4096 [--topology T]` (their
+// comments say so): read back, they are exactly those specs.
+TEST(PlatformReader, ReadsBackTheBundledPlatformsAsTheirCommandsWroteThem) {
+  const std::filesystem::path dir = std::filesystem::path(P3S_SOURCE_DIR) / "simgrid_platforms";
+  const std::pair<const char*, Topology> files[] = {{"default.xml", Topology::Flat},
+                                                    {"fat_tree.xml", Topology::FatTree},
+                                                    {"torus.xml", Topology::Torus},
+                                                    {"dragonfly.xml", Topology::Dragonfly}};
+  for (const auto& [file, topology] : files) {
+    SCOPED_TRACE(file);
+    const PlatformSpec spec = read_platform_spec(dir / file);
+    const PlatformSpec want;  // p3s platform's defaults
+    EXPECT_EQ(spec.hosts, 4096);
+    EXPECT_EQ(spec.topology, topology);
+    EXPECT_EQ(spec.cores_per_host, want.cores_per_host);
+    EXPECT_EQ(spec.bandwidth, want.bandwidth);
+    EXPECT_EQ(spec.latency, want.latency);
+    EXPECT_EQ(spec.speed, want.speed);
+    EXPECT_EQ(spec.loopback_bandwidth, want.loopback_bandwidth);
+    EXPECT_EQ(spec.loopback_latency, want.loopback_latency);
+    EXPECT_TRUE(spec.bw_factor.empty() && spec.lat_factor.empty() && spec.config.empty());
+  }
+}
+
+// What p3s calibrate writes (factors, overheads, other settings) reads back as written.
+TEST(PlatformReader, ReadsBackSmpiSettings) {
+  PlatformSpec spec;
+  spec.hosts = 100;
+  spec.cores_per_host = 4;
+  spec.topology = Topology::FatTree;
+  spec.bandwidth = "12.5GBps";
+  spec.latency = "1.5us";
+  spec.bw_factor = "0:0.5;65536:0.9";
+  spec.os = "0:1e-6:1e-10";
+  spec.config["smpi/send-is-detached-thresh"] = "32768";
+  spec.comment = "calibrated";
+  const std::filesystem::path file = temp_file("calibrated.xml");
+  write_platform(spec, file);
+  const PlatformSpec back = read_platform_spec(file);
+  EXPECT_EQ(back.hosts, 100);
+  EXPECT_EQ(back.cores_per_host, 4);
+  EXPECT_EQ(back.topology, Topology::FatTree);
+  EXPECT_EQ(back.bandwidth, "12.5GBps");
+  EXPECT_EQ(back.latency, "1.5us");
+  EXPECT_EQ(back.bw_factor, "0:0.5;65536:0.9");
+  EXPECT_EQ(back.os, "0:1e-6:1e-10");
+  EXPECT_TRUE(back.lat_factor.empty());
+  EXPECT_EQ(back.config, spec.config);
+  EXPECT_EQ(platform_xml(back).substr(platform_xml(back).find("<platform")),
+            platform_xml(spec).substr(platform_xml(spec).find("<platform")));
+}
+
+// Anything the spec would not write back the same is refused, naming the file and what.
+TEST(PlatformReader, RefusesWhatIsNotOneClusterAsP3sWritesIt) {
+  const std::string head = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n";
+  const std::string cluster =
+      "<cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" speed=\"1Gf\" core=\"1\" "
+      "bw=\"10Gbps\" lat=\"1us\" loopback_bw=\"100Gbps\" loopback_lat=\"0.1us\"";
+  const std::pair<std::string, std::string> cases[] = {
+      {head + cluster +
+           " sharing_policy=\"SPLITDUPLEX\"/>\n<zone id=\"z\" routing=\"Full\"/>\n</platform>\n",
+       "<zone>"},
+      {head + cluster + " sharing_policy=\"SPLITDUPLEX\" bb_bw=\"40Gbps\"/>\n</platform>\n",
+       "bb_bw"},
+      {head + cluster + "/>\n</platform>\n", "sharing_policy"},
+      {head + cluster + " topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,1\"/>\n</platform>\n",
+       "topo_parameters"},
+      {head + cluster + " sharing_policy=\"SPLITDUPLEX\"/>\n" + cluster +
+           " sharing_policy=\"SPLITDUPLEX\"/>\n</platform>\n",
+       "2 <cluster>"},
+      {head + "<cluster id=\"c\" prefix=\"node-\" radical=\"1-16\"/>\n</platform>\n", "radical"},
+      {head + cluster, "not readable as XML"},
+  };
+  for (const auto& [text, reason] : cases) {
+    SCOPED_TRACE(reason);
+    const std::filesystem::path file = temp_file("not-p3s.xml");
+    std::ofstream(file) << text;
+    try {
+      read_platform_spec(file);
+      ADD_FAILURE() << "read back:\n" << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  }
+  // The cluster as p3s writes it is read.
+  const std::filesystem::path file = temp_file("p3s.xml");
+  std::ofstream(file) << head << cluster << " sharing_policy=\"SPLITDUPLEX\"/>\n</platform>\n";
+  EXPECT_EQ(read_platform_spec(file).hosts, 16);
+}
+
+TEST(PlatformSpec, ScalesAQuantityInItsOwnUnit) {
+  EXPECT_EQ(scaled_quantity("10Gbps", 2), "20Gbps");
+  EXPECT_EQ(scaled_quantity("1us", 0.5), "0.5us");
+  EXPECT_EQ(scaled_quantity("12.5GBps", 4), "50GBps");
+  EXPECT_THROW(scaled_quantity("10Gbps", 0), std::invalid_argument);
+  EXPECT_THROW(scaled_quantity("10Gbps", -1), std::invalid_argument);
+  EXPECT_THROW(scaled_quantity("fast", 2), std::invalid_argument);
+  EXPECT_THROW(scaled_quantity("10", 2), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,203 @@
+// p3s whatif: one model on the platforms a user is weighing. The SLT is instantiated at every
+// N once and simulated on every platform variant (other platform files, links with more
+// bandwidth or less latency, another topology, a faster CPU); the report is a table of the PETs
+// with each variant's speedup over the first, CSV, JSON and one picture of the curves.
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/checked_trace.hpp"
+#include "cli/commands.hpp"
+#include "cli/parse_options.hpp"
+#include "cli/platform_variants.hpp"
+#include "cli/process_counts.hpp"
+#include "cli/report_dir.hpp"
+#include "cli/simulation_setup.hpp"
+#include "cli/simulation_table.hpp"
+#include "model/slt_json.hpp"
+#include "report/report_files.hpp"
+#include "report/whatif_plot.hpp"
+#include "report/whatif_report.hpp"
+#include "sim/simulate.hpp"
+
+namespace p3s::cli {
+namespace {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+// p3s whatif's own files in a report directory, which --force replaces.
+bool whatif_file(const std::string& name) {
+  for (const char* file : {"whatif.txt", "whatif.csv", "whatif.json", "whatif.svg"}) {
+    if (name == file) return true;
+  }
+  return (name.starts_with("sim-v") && name.ends_with(".json")) ||
+         (name.starts_with("platform-v") && name.ends_with(".xml"));
+}
+
+void progress(const std::string& what) {
+  fmt::print("{}\n", what);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_whatif(const Args& args) {
+  std::string slt_file, counts_text, out_dir, speedups_text, bandwidth_text, latency_text,
+      topology_text;
+  std::vector<std::string> platforms;
+  double efficiency = 0.5;
+  bool carry = false, force = false;
+  SimulationFlags flags;
+  po::options_description desc("options");
+  desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
+                                                 "the model (app.slt)")(
+      "nprocs,n", po::value(&counts_text)->required(), "process counts, e.g. 1024,4096")(
+      "platform", po::value(&platforms)->composing()->required(),
+      "a SimGrid platform file (repeatable): each is a variant, and the base of the changes")(
+      "cpu-speedup", po::value(&speedups_text),
+      "CPUs this many times faster than the traced machine's, e.g. 1,2")(
+      "bandwidth", po::value(&bandwidth_text),
+      "every network link's bandwidth times (x2) or divided by (/2) these factors, e.g. x2,x4")(
+      "latency", po::value(&latency_text),
+      "every network link's latency times or divided by, e.g. /2")(
+      "topology", po::value(&topology_text),
+      "the same hosts and links in these topologies: flat, fat-tree, torus, dragonfly")(
+      "output,o", po::value(&out_dir)->required(), "report directory")(
+      "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
+      "efficiency", po::value(&efficiency)->default_value(efficiency),
+      "strong scaling: name the largest N whose parallel efficiency stays at least this")(
+      "carry-nearest", po::bool_switch(&carry),
+      "carry the largest run's pattern for phases that are not modelled");
+  add_engine_flags(desc, flags);
+  po::positional_options_description pos;
+  pos.add("slt", 1);
+  const auto parsed = parse_options(
+      args, desc,
+      "usage: p3s whatif app.slt -n N1,N2,... --platform A.xml [--platform B.xml ...]\n"
+      "                  [--cpu-speedup 1,2] [--bandwidth x2] [--latency /2]\n"
+      "                  [--topology fat-tree,torus,dragonfly] -o REPORT/ [simulation options]\n\n"
+      "Simulates the model at every N on every combination of the platforms and the changes\n"
+      "asked; each change starts from the platform as given, so the first variant (v1) is the\n"
+      "first platform unchanged. --bandwidth, --latency and --topology rewrite a platform\n"
+      "through the platform writer, and so need one as `p3s platform` or `p3s calibrate`\n"
+      "writes it (one <cluster>); --cpu-speedup applies to any platform. Writes\n"
+      "REPORT/whatif.txt (the table, also printed), whatif.csv, whatif.json, whatif.svg\n"
+      "(PET against N, a curve per variant), platform-vK.xml for each changed platform and\n"
+      "sim-vK-N.json per simulation.\n\n",
+      pos);
+  if (!parsed) return 0;
+  const std::vector<std::int64_t> counts = parse_process_counts(counts_text, "-n");
+  if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
+  VariantRequest request;
+  for (const std::string& p : platforms) {
+    if (!fs::is_regular_file(p)) throw UsageError(fmt::format("--platform: no file '{}'", p));
+    for (const std::string& seen : request.platforms) {
+      if (fs::equivalent(seen, p)) {
+        throw UsageError(fmt::format("--platform {} is given twice (as {})", p, seen));
+      }
+    }
+    request.platforms.push_back(p);
+  }
+  if (!speedups_text.empty()) request.cpu_speedups = parse_cpu_speedups(speedups_text);
+  if (!bandwidth_text.empty())
+    request.bandwidths = parse_scale_factors(bandwidth_text, "--bandwidth");
+  if (!latency_text.empty()) request.latencies = parse_scale_factors(latency_text, "--latency");
+  if (!topology_text.empty()) request.topologies = parse_topologies(topology_text);
+  flags.platform = request.platforms.front();
+  const sim::SimOptions engine = simulation_options(flags);  // checks the engine flags
+  const fs::path dir(out_dir);
+  check_report_dir(dir, force);
+  const auto started = std::chrono::steady_clock::now();
+
+  report::WhatifPrediction prediction;
+  std::vector<PlannedVariant> planned = plan_variants(request, prediction.warnings);
+  for (const std::string& w : prediction.warnings) progress(fmt::format("NOT BUILT: {}", w));
+  if (planned.empty()) {
+    fmt::print(stderr, "p3s whatif: no platform variant could be built\n");
+    return 1;
+  }
+  const model::Slt slt = model::read_slt(slt_file);
+  prediction.application = slt.application;
+  prediction.mode = std::string(sim::mode_name(engine.mode));
+  prediction.weak_scaling = slt.compute.scaling == model::WorkScaling::Weak;
+  prediction.min_efficiency = efficiency;
+  prediction.ns = counts;
+  std::sort(prediction.ns.begin(), prediction.ns.end());
+  prediction.ns.erase(std::unique(prediction.ns.begin(), prediction.ns.end()), prediction.ns.end());
+
+  prepare_report_dir(dir, force, whatif_file);
+  for (PlannedVariant& v : planned) {
+    if (v.spec) {
+      v.variant.platform = (dir / fmt::format("platform-{}.xml", v.variant.id)).string();
+      sim::write_platform(*v.spec, v.variant.platform);
+    }
+    prediction.variants.push_back(v.variant);
+    progress(fmt::format("{}: {} ({})", v.variant.id, v.variant.name, v.variant.platform));
+  }
+
+  for (const std::int64_t n : prediction.ns) {
+    const std::string at = fmt::format("[N = {}]", n);
+    const auto trace =
+        checked_trace(slt, n, carry, prediction.warnings,
+                      [&](const std::string& what) { progress(fmt::format("{} {}", at, what)); });
+    if (!trace) continue;
+    for (const model::OmittedPhase& o : trace->omitted()) {
+      prediction.warnings.push_back(
+          fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
+    }
+    for (std::size_t v = 0; v < prediction.variants.size(); ++v) {
+      const report::WhatifVariant& variant = prediction.variants[v];
+      const std::string where = fmt::format("[N = {}, {}]", n, variant.id);
+      SimulationFlags point_flags = flags;
+      point_flags.platform = variant.platform;
+      point_flags.cpu_speedup = variant.cpu_speedup;
+      sim::SimOptions options = simulation_options(point_flags);
+      options.progress = [&](std::string_view what) {
+        progress(fmt::format("{}   {}", where, what));
+      };
+      sim::SimResult result;
+      try {
+        result = sim::simulate(*trace, options);
+      } catch (const std::runtime_error& e) {
+        prediction.warnings.push_back(
+            fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}", n, variant.id,
+                        variant.name, e.what()));
+        progress(fmt::format("{} FAILED: {}", where, e.what()));
+        continue;
+      } catch (const std::invalid_argument& e) {
+        prediction.warnings.push_back(fmt::format("N = {} on {} ({}) not predicted: {}", n,
+                                                  variant.id, variant.name, e.what()));
+        progress(fmt::format("{} FAILED: {}", where, e.what()));
+        continue;
+      }
+      if (const auto problem = unusable_pet(result, *trace)) {
+        prediction.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
+        progress(fmt::format("{} refused: PET = {}", where, result.pet));
+        continue;
+      }
+      report::write_text(dir / fmt::format("sim-{}-{}.json", variant.id, n),
+                         simulation_json(result, slt_file, trace->warnings()).dump(2) + "\n");
+      prediction.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
+      progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
+                           result.cost.events, result.cost.wall_seconds));
+    }
+  }
+  if (prediction.points.empty()) {
+    fmt::print(stderr, "p3s whatif: nothing could be predicted\n");
+    for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);
+    return 1;
+  }
+  write_report(
+      dir, "whatif", "whatif.svg",
+      {report::whatif_table(prediction), report::whatif_csv(prediction),
+       report::whatif_json(prediction).dump(2) + "\n", report::whatif_plot_svg(prediction)},
+      started);
+  return 0;
+}
+
+}  // namespace p3s::cli

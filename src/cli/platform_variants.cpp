@@ -1,0 +1,191 @@
+#include "cli/platform_variants.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+
+#include "cli/commands.hpp"
+#include "sim/platform_reader.hpp"
+
+namespace p3s::cli {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string_view rest = text;
+  for (;;) {
+    const std::size_t at = rest.find(',');
+    items.emplace_back(rest.substr(0, at));
+    if (at == std::string_view::npos) return items;
+    rest.remove_prefix(at + 1);
+  }
+}
+
+bool positive_number(std::string_view text, double& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && ec == std::errc() && end == text.data() + text.size() &&
+         std::isfinite(value) && value > 0;
+}
+
+// Factors within a part in 10^12 are the same (x2 and /0.5).
+bool same_factor(double a, double b) {
+  return std::fabs(a - b) <= 1e-12 * std::max(a, b);
+}
+
+std::string factor_label(const char* what, double factor, const std::string& text) {
+  return same_factor(factor, 1) ? "" : fmt::format(", {} {}", what, text);
+}
+
+}  // namespace
+
+std::vector<ScaleFactor> parse_scale_factors(const std::string& text, const std::string& flag) {
+  std::vector<ScaleFactor> out;
+  for (const std::string& item : split_list(text)) {
+    const char op = item.empty() ? '\0' : item.front();
+    double value = 0;
+    if ((op != 'x' && op != '*' && op != '/') ||
+        !positive_number(std::string_view(item).substr(1), value)) {
+      throw UsageError(fmt::format(
+          "{} '{}': '{}' is not a factor: write x2 or *2 (times 2) or /2 (divided by 2)", flag,
+          text, item));
+    }
+    const double factor = op == '/' ? 1 / value : value;
+    for (const ScaleFactor& f : out) {
+      if (same_factor(f.factor, factor)) {
+        throw UsageError(
+            fmt::format("{} '{}': {} and {} are the same factor", flag, text, f.text, item));
+      }
+    }
+    out.push_back({item, factor});
+  }
+  return out;
+}
+
+std::vector<double> parse_cpu_speedups(const std::string& text) {
+  std::vector<double> out;
+  for (const std::string& item : split_list(text)) {
+    double value = 0;
+    if (!positive_number(item, value)) {
+      throw UsageError(
+          fmt::format("--cpu-speedup '{}': '{}' is not a positive number", text, item));
+    }
+    for (const double v : out) {
+      if (same_factor(v, value)) {
+        throw UsageError(fmt::format("--cpu-speedup '{}': {} is given twice", text, item));
+      }
+    }
+    out.push_back(value);
+  }
+  return out;
+}
+
+std::vector<sim::Topology> parse_topologies(const std::string& text) {
+  std::vector<sim::Topology> out;
+  for (const std::string& item : split_list(text)) {
+    sim::Topology t{};
+    try {
+      t = sim::topology_from_name(item);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--topology '{}': {}", text, e.what()));
+    }
+    if (std::find(out.begin(), out.end(), t) != out.end()) {
+      throw UsageError(fmt::format("--topology '{}': {} is given twice", text, item));
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<PlannedVariant> plan_variants(const VariantRequest& request,
+                                          std::vector<std::string>& refused) {
+  namespace fs = std::filesystem;
+  // Every axis starts from the platform as given.
+  std::vector<ScaleFactor> bandwidths = {{"x1", 1}}, latencies = {{"x1", 1}};
+  for (const ScaleFactor& f : request.bandwidths) {
+    if (!same_factor(f.factor, 1)) bandwidths.push_back(f);
+  }
+  for (const ScaleFactor& f : request.latencies) {
+    if (!same_factor(f.factor, 1)) latencies.push_back(f);
+  }
+  std::vector<double> speedups = {1};
+  for (const double s : request.cpu_speedups) {
+    if (!same_factor(s, 1)) speedups.push_back(s);
+  }
+
+  std::vector<PlannedVariant> out;
+  for (const std::string& platform : request.platforms) {
+    std::string label = fs::path(platform).filename().string();
+    for (const std::string& other : request.platforms) {
+      if (other != platform && fs::path(other).filename() == fs::path(platform).filename())
+        label = platform;  // two files of one name: tell them apart by their paths
+    }
+    std::optional<sim::PlatformSpec> base;
+    std::string unreadable;
+    try {
+      base = sim::read_platform_spec(platform);
+    } catch (const std::invalid_argument& e) {
+      unreadable = e.what();
+    }
+    // Its own topology first (unknown when unread), then the others asked.
+    std::vector<std::optional<sim::Topology>> topologies = {base ? std::optional(base->topology)
+                                                                 : std::nullopt};
+    for (const sim::Topology t : request.topologies) {
+      if (!base || t != base->topology) topologies.emplace_back(t);
+    }
+    std::vector<std::string> not_built;
+    std::string why_not;
+    for (std::size_t t = 0; t < topologies.size(); ++t) {
+      for (const ScaleFactor& bw : bandwidths) {
+        for (const ScaleFactor& lat : latencies) {
+          for (const double speedup : speedups) {
+            PlannedVariant v;
+            v.variant.base_platform = platform;
+            v.variant.platform = platform;
+            v.variant.topology =
+                topologies[t] ? std::string(sim::topology_name(*topologies[t])) : "as given";
+            v.variant.bandwidth_factor = bw.factor;
+            v.variant.latency_factor = lat.factor;
+            v.variant.cpu_speedup = speedup;
+            v.variant.name = label + (t > 0 ? ", " + v.variant.topology : "") +
+                             factor_label("bandwidth", bw.factor, bw.text) +
+                             factor_label("latency", lat.factor, lat.text) +
+                             (speedup != 1 ? fmt::format(", cpu x{:g}", speedup) : "");
+            const bool changed = t > 0 || bw.factor != 1 || lat.factor != 1;
+            if (changed) {
+              try {
+                if (!base) throw std::invalid_argument(unreadable);
+                sim::PlatformSpec spec = *base;
+                if (topologies[t]) spec.topology = *topologies[t];
+                spec.bandwidth = sim::scaled_quantity(spec.bandwidth, bw.factor);
+                spec.latency = sim::scaled_quantity(spec.latency, lat.factor);
+                spec.comment =
+                    fmt::format("Written by p3s whatif: {}, from {}", v.variant.name, platform);
+                sim::check_platform(spec);
+                v.spec = spec;
+              } catch (const std::invalid_argument& e) {
+                not_built.push_back(v.variant.name);
+                why_not = e.what();
+                continue;
+              }
+            }
+            v.variant.id = fmt::format("v{}", out.size() + 1);
+            out.push_back(std::move(v));
+          }
+        }
+      }
+    }
+    if (!not_built.empty()) {
+      refused.push_back(fmt::format("{} variant(s) not built ({}): {}", not_built.size(),
+                                    fmt::join(not_built, "; "), why_not));
+    }
+  }
+  return out;
+}
+
+}  // namespace p3s::cli
