@@ -3,7 +3,10 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "core/option_arguments.hpp"
 #include "core/rank_list.hpp"
 
 namespace p3s::replay {
@@ -40,6 +43,7 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;
+  core::refuse_option_parser_placeholders(std::vector<std::string>(argv + 1, argv + argc));
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
     po::notify(vm);
