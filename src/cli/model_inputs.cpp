@@ -16,6 +16,9 @@ namespace p3s::cli {
 signature::Signature signature_of(const std::string& run) {
   signature::AnalysisOptions options;
   options.phases.threshold = 0;
+  // Ranks a failing job cut short are read as such: whether an incomplete run may be modelled
+  // is build_model's one decision (--allow-incomplete), whichever rank's file stopped first.
+  options.read.allow_truncated = true;
   return signature::analyse_run(run, options);
 }
 

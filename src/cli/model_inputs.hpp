@@ -16,7 +16,8 @@ namespace p3s::cli {
 
 // A run's signature with every rank's phases, relevant or not (the model applies the
 // threshold to each phase of the run as a whole), analysed from the traces: a signature.json
-// in the run directory may come from another version or other options.
+// in the run directory may come from another version or other options. Ranks cut short are
+// read and marked so; build_model refuses such a run unless it is allowed.
 signature::Signature signature_of(const std::string& run);
 
 struct ModelRequest {
