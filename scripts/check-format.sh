@@ -8,11 +8,9 @@ if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 else
   mapfile -t files < <(find src tests calibrate replay_mpi fuzz \( -name '*.[ch]' -o -name '*.[ch]pp' \))
 fi
-if ! clang-format --dry-run --Werror "${files[@]}" 2> /tmp/p3s-format.$$; then
+if ! report=$(clang-format --dry-run --Werror "${files[@]}" 2>&1); then
   echo "check-format: not formatted (run clang-format -i on them):" >&2
-  sed -n 's/^\([^ :]*\):[0-9]*:[0-9]*: error:.*/  \1/p' /tmp/p3s-format.$$ | sort -u >&2
-  rm -f /tmp/p3s-format.$$
+  sed -n 's/^\([^ :]*\):[0-9]*:[0-9]*: error:.*/  \1/p' <<< "$report" | sort -u >&2
   exit 1
 fi
-rm -f /tmp/p3s-format.$$
 echo "check-format: ${#files[@]} files formatted"
