@@ -170,6 +170,7 @@ class Parser {
       return f.substr(key.size());
     };
     trace_.wall_clock = std::string(value_of(fields[0], "wall="));
+    timed_ = trace_.wall_clock != kUntimedWallClock;
     trace_.cpu_clock = std::string(value_of(fields[1], "cpu="));
     trace_.cpu_min_ns = to_int_in(value_of(fields[2], "cpu_min_ns="), "cpu_min_ns", 0, INT64_MAX);
     trace_.start_unix_ns = to_int_in(header_value("start_unix_ns"), "start_unix_ns", 0, INT64_MAX);
@@ -286,7 +287,7 @@ class Parser {
     const std::int64_t previous_end = trace_.events.empty() ? 0 : trace_.events.back().t_end;
     if (e.t_start < previous_end) fail("event starts before the previous one ended");
     // One thread's CPU time cannot exceed the wall time it ran in (the tracer clamps to it).
-    if (trace_.wall_clock != kUntimedWallClock && e.burst_cpu > e.t_start - previous_end)
+    if (timed_ && e.burst_cpu > e.t_start - previous_end)
       fail("burst cpu time " + std::to_string(e.burst_cpu) + " exceeds the burst's wall time " +
            std::to_string(e.t_start - previous_end));
     check_peer(e.dst, "destination", kNone);
@@ -392,6 +393,7 @@ class Parser {
   std::size_t pos_ = 0;
   std::size_t line_no_ = 0;
   bool last_line_complete_ = true;
+  bool timed_ = true;  // events carry times (not an ST4NP's logical events)
   RankTrace trace_;
   std::unordered_map<std::int32_t, std::size_t> comm_index_;
 };
