@@ -113,6 +113,18 @@ static int world_rank(MPI_Comm comm, int rank) {
   return out;
 }
 
+/* The MPI_COMM_WORLD rank of rank `rank` of an intercommunicator's remote group. */
+static int remote_world_rank(MPI_Comm inter, int rank) {
+  MPI_Group group, world;
+  MPI_Comm_remote_group(inter, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int out = -1;
+  MPI_Group_translate_ranks(group, 1, &rank, world, &out);
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  return out;
+}
+
 /* Blocking sends and receives between partners r and r ^ 1, PROC_NULL and zero counts. */
 static void blocking_point_to_point(void) {
   const int partner = me ^ 1;
@@ -274,7 +286,8 @@ static void nonblocking_point_to_point(void) {
   event("wait");
   completed('r', left, 4 * kDouble);
   check(in[0][3] == left, "MPI_Irecv from MPI_ANY_SOURCE");
-  MPI_Waitall(1, &requests[1], MPI_STATUSES_IGNORE);
+  /* requests[0] is MPI_REQUEST_NULL now: nothing completes for it. */
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
   event("waitall");
   completed('s', right, 4 * kDouble);
 
@@ -310,6 +323,10 @@ static void nonblocking_point_to_point(void) {
       if (indices[k] == 2) completed('s', right, 0);
     }
   }
+  /* Nothing left to complete: MPI_UNDEFINED, and no request record. */
+  MPI_Waitsome(3, requests, &outcount, indices, statuses);
+  event("waitsome");
+  check(outcount == MPI_UNDEFINED, "MPI_Waitsome on null requests");
 
   /* The test family, each called until its requests complete. */
   MPI_Irecv(in[0], 6, MPI_DOUBLE, left, 23, MPI_COMM_WORLD, &requests[0]);
@@ -383,6 +400,18 @@ static void persistent_requests(void) {
   completed('s', right, 5 * kInt);
   MPI_Request_free(&requests[0]);
   MPI_Request_free(&requests[1]);
+
+  /* A persistent receive from MPI_ANY_SOURCE: its completion names the sender. */
+  MPI_Recv_init(in, 5, MPI_INT, MPI_ANY_SOURCE, 32, MPI_COMM_WORLD, &requests[0]);
+  line("recv_init", -1, 0, -2, 5 * kInt, -1);
+  MPI_Start(&requests[0]);
+  started("start", -1, 0, -2, 5 * kInt);
+  MPI_Send(out, 3, MPI_INT, right, 32, MPI_COMM_WORLD);
+  line("send", right, 3 * kInt, -1, 0, -1);
+  MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+  event("wait");
+  completed('r', left, 3 * kInt);
+  MPI_Request_free(&requests[0]);
 
   /* Persistent requests with MPI_PROC_NULL: started, completed, and moving nothing. */
   MPI_Send_init(out, 5, MPI_INT, MPI_PROC_NULL, 31, MPI_COMM_WORLD, &requests[0]);
@@ -668,6 +697,62 @@ static void nonblocking_collectives(void) {
   if (me > 0) check(before == me, "MPI_Iexscan");
 }
 
+/* An intercommunicator between the even and the odd ranks (MPI_Intercomm_create is not
+ * wrapped: the tracer describes the communicator on first use). Peers and roots are world ranks
+ * of the remote group; in a rooted collective the root group's root passes MPI_ROOT (recorded
+ * as this rank) and its other members MPI_PROC_NULL (idle: root -1, nothing moved). Its COMM is
+ * the local group, which is what the tracer's comm line for an intercommunicator lists. */
+static void intercommunicator(MPI_Comm parity) {
+  const int even = me % 2 == 0;
+  /* Each side's leader is its rank 0 in `parity`, the largest world rank of that parity. */
+  const int remote_leader = even ? nprocs - 1 : nprocs - 2;
+  MPI_Comm inter;
+  MPI_Intercomm_create(parity, 0, MPI_COMM_WORLD, remote_leader, 50, &inter);
+  current = inter;
+  int sub = 0, remote_size = 0;
+  MPI_Comm_rank(inter, &sub);
+  MPI_Comm_remote_size(inter, &remote_size);
+
+  int out[4] = {me, me, me, me}, in[4 * kMaxRanks];
+  const int partner = remote_world_rank(inter, sub);
+  MPI_Sendrecv(out, 2, MPI_INT, sub, 51, in, 4, MPI_INT, sub, 51, inter, MPI_STATUS_IGNORE);
+  line("sendrecv", partner, 2 * kInt, partner, 2 * kInt, -1);
+  check(in[1] == partner, "MPI_Sendrecv on an intercommunicator");
+
+  /* Broadcast and gather rooted at the even side's rank 0. */
+  int root_arg;
+  int root_world;
+  if (even) {
+    root_arg = sub == 0 ? MPI_ROOT : MPI_PROC_NULL;
+    root_world = sub == 0 ? me : -1;
+  } else {
+    root_arg = 0;
+    root_world = remote_world_rank(inter, 0);
+  }
+  const int idle = even && sub != 0;
+  MPI_Bcast(out, 3, MPI_INT, root_arg, inter);
+  line("bcast", -1, idle ? 0 : 3 * kInt, -1, idle ? 0 : 3 * kInt, root_world);
+  MPI_Gather(out, 1, MPI_INT, in, 1, MPI_INT, root_arg, inter);
+  if (even) {
+    line("gather", -1, 0, -1, sub == 0 ? 1LL * kInt * remote_size : 0, root_world);
+  } else {
+    line("gather", -1, kInt, -1, 0, root_world);
+  }
+
+  double x = 1.0, sum = 0.0;
+  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, inter);
+  line("allreduce", -1, kDouble, -1, kDouble, -1);
+  check(sum == remote_size, "MPI_Allreduce on an intercommunicator");
+  MPI_Request request;
+  MPI_Ialltoall(out, 1, MPI_INT, in, 1, MPI_INT, inter, &request);
+  line("ialltoall", -1, 1LL * kInt * remote_size, -1, 1LL * kInt * remote_size, -1);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  event("wait");
+  completed('s', -1, 1LL * kInt * remote_size);
+  MPI_Comm_free(&inter);
+  current = parity;
+}
+
 /* Communicator and topology creation, and calls on the communicators made: peers and roots
  * are recorded as world ranks. */
 static void sub_communicators(void) {
@@ -757,6 +842,7 @@ static void sub_communicators(void) {
   created("dist_graph_create", MPI_COMM_WORLD, ring);
   MPI_Comm_free(&ring);
   MPI_Comm_free(&dup);
+  intercommunicator(parity);
   MPI_Comm_free(&parity);
   current = MPI_COMM_WORLD;
 }

@@ -114,6 +114,19 @@ contains
     world_rank = out(1)
   end function world_rank
 
+  ! The MPI_COMM_WORLD rank of rank `rank` of an intercommunicator's remote group.
+  integer function remote_world_rank(inter, rank)
+    integer, intent(in) :: inter, rank
+    integer :: group, world, ierr, ranks(1), out(1)
+    call MPI_COMM_REMOTE_GROUP(inter, group, ierr)
+    call MPI_COMM_GROUP(MPI_COMM_WORLD, world, ierr)
+    ranks(1) = rank
+    call MPI_GROUP_TRANSLATE_RANKS(group, 1, ranks, world, out, ierr)
+    call MPI_GROUP_FREE(group, ierr)
+    call MPI_GROUP_FREE(world, ierr)
+    remote_world_rank = out(1)
+  end function remote_world_rank
+
   integer(i8) function b(count, size)
     integer, intent(in) :: count, size
     b = int(count, i8) * int(size, i8)
@@ -291,7 +304,8 @@ contains
     call event('wait')
     call done('r', left, b(4, kdouble))
     call check(in(4, 1) == left, 'MPI_IRECV from MPI_ANY_SOURCE')
-    call MPI_WAITALL(1, requests(2:2), MPI_STATUSES_IGNORE, ierr)
+    ! requests(1) is MPI_REQUEST_NULL now: nothing completes for it.
+    call MPI_WAITALL(2, requests, MPI_STATUSES_IGNORE, ierr)
     call event('waitall')
     call done('s', right, b(4, kdouble))
 
@@ -329,6 +343,10 @@ contains
       end do
       finished = finished + outcount
     end do
+    ! Nothing left to complete: MPI_UNDEFINED, and no request record.
+    call MPI_WAITSOME(3, requests, outcount, indices, statuses, ierr)
+    call event('waitsome')
+    call check(outcount == MPI_UNDEFINED, 'MPI_WAITSOME on null requests')
 
     call MPI_IRECV(in(1, 1), 6, MPI_DOUBLE_PRECISION, left, 23, MPI_COMM_WORLD, requests(1), ierr)
     call rec('irecv', -1, 0_i8, left, b(6, kdouble), -1)
@@ -408,6 +426,18 @@ contains
     call done('s', right, b(5, kint))
     call MPI_REQUEST_FREE(requests(1), ierr)
     call MPI_REQUEST_FREE(requests(2), ierr)
+
+    ! A persistent receive from MPI_ANY_SOURCE: its completion names the sender.
+    call MPI_RECV_INIT(in, 5, MPI_INTEGER, MPI_ANY_SOURCE, 32, MPI_COMM_WORLD, requests(1), ierr)
+    call rec('recv_init', -1, 0_i8, -2, b(5, kint), -1)
+    call MPI_START(requests(1), ierr)
+    call started('start', -1, 0_i8, -2, b(5, kint))
+    call MPI_SEND(out, 3, MPI_INTEGER, right, 32, MPI_COMM_WORLD, ierr)
+    call rec('send', right, b(3, kint), -1, 0_i8, -1)
+    call MPI_WAIT(requests(1), MPI_STATUS_IGNORE, ierr)
+    call event('wait')
+    call done('r', left, b(3, kint))
+    call MPI_REQUEST_FREE(requests(1), ierr)
 
     ! Persistent requests with MPI_PROC_NULL: started, completed, moving nothing.
     call MPI_SEND_INIT(out, 5, MPI_INTEGER, MPI_PROC_NULL, 31, MPI_COMM_WORLD, requests(1), ierr)
@@ -811,9 +841,65 @@ contains
     call created('dist_graph_create', MPI_COMM_WORLD, ring)
     call MPI_COMM_FREE(ring, ierr)
     call MPI_COMM_FREE(dup, ierr)
+    call intercommunicator(parity)
     call MPI_COMM_FREE(parity, ierr)
     current = MPI_COMM_WORLD
   end subroutine sub_communicators
+
+  ! An intercommunicator between the even and the odd ranks, as in every_call.c: peers and
+  ! roots are world ranks of the remote group, the root group's root passes MPI_ROOT and its
+  ! other members MPI_PROC_NULL (idle), and COMM is the local group.
+  subroutine intercommunicator(parity)
+    integer, intent(in) :: parity
+    integer :: ierr, inter, sub, remote_size, remote_leader, partner, root_arg, root_world
+    integer, asynchronous :: out(4), in(256)
+    integer :: request
+    logical :: even, idle
+    double precision :: x, sum
+    even = mod(me, 2) == 0
+    remote_leader = merge(nprocs - 1, nprocs - 2, even)
+    call MPI_INTERCOMM_CREATE(parity, 0, MPI_COMM_WORLD, remote_leader, 50, inter, ierr)
+    current = inter
+    call MPI_COMM_RANK(inter, sub, ierr)
+    call MPI_COMM_REMOTE_SIZE(inter, remote_size, ierr)
+    out = me
+
+    partner = remote_world_rank(inter, sub)
+    call MPI_SENDRECV(out, 2, MPI_INTEGER, sub, 51, in, 4, MPI_INTEGER, sub, 51, inter, &
+        MPI_STATUS_IGNORE, ierr)
+    call rec('sendrecv', partner, b(2, kint), partner, b(2, kint), -1)
+    call check(in(2) == partner, 'MPI_SENDRECV on an intercommunicator')
+
+    if (even) then
+      root_arg = merge(MPI_ROOT, MPI_PROC_NULL, sub == 0)
+      root_world = merge(me, -1, sub == 0)
+    else
+      root_arg = 0
+      root_world = remote_world_rank(inter, 0)
+    end if
+    idle = even .and. sub /= 0
+    call MPI_BCAST(out, 3, MPI_INTEGER, root_arg, inter, ierr)
+    call rec('bcast', -1, merge(0_i8, b(3, kint), idle), -1, merge(0_i8, b(3, kint), idle), &
+        root_world)
+    call MPI_GATHER(out, 1, MPI_INTEGER, in, 1, MPI_INTEGER, root_arg, inter, ierr)
+    if (even) then
+      call rec('gather', -1, 0_i8, -1, merge(b(remote_size, kint), 0_i8, sub == 0), root_world)
+    else
+      call rec('gather', -1, b(1, kint), -1, 0_i8, root_world)
+    end if
+
+    x = 1
+    call MPI_ALLREDUCE(x, sum, 1, MPI_DOUBLE_PRECISION, MPI_SUM, inter, ierr)
+    call rec('allreduce', -1, b(1, kdouble), -1, b(1, kdouble), -1)
+    call check(sum == remote_size, 'MPI_ALLREDUCE on an intercommunicator')
+    call MPI_IALLTOALL(out, 1, MPI_INTEGER, in, 1, MPI_INTEGER, inter, request, ierr)
+    call rec('ialltoall', -1, b(remote_size, kint), -1, b(remote_size, kint), -1)
+    call MPI_WAIT(request, MPI_STATUS_IGNORE, ierr)
+    call event('wait')
+    call done('s', -1, b(remote_size, kint))
+    call MPI_COMM_FREE(inter, ierr)
+    current = parity
+  end subroutine intercommunicator
 
 end module every_call_sections
 
