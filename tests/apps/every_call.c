@@ -100,11 +100,9 @@ static void check(int ok, const char* what) {
   }
 }
 
-/* The MPI_COMM_WORLD rank of `rank` in `comm` (MPI_PROC_NULL stays -1). */
-static int world_rank(MPI_Comm comm, int rank) {
-  if (rank == MPI_PROC_NULL) return -1;
-  MPI_Group group, world;
-  MPI_Comm_group(comm, &group);
+/* The MPI_COMM_WORLD rank of rank `rank` of `group`, which it frees. */
+static int world_rank_in(MPI_Group group, int rank) {
+  MPI_Group world;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   int out = -1;
   MPI_Group_translate_ranks(group, 1, &rank, world, &out);
@@ -113,16 +111,19 @@ static int world_rank(MPI_Comm comm, int rank) {
   return out;
 }
 
+/* The MPI_COMM_WORLD rank of `rank` in `comm` (MPI_PROC_NULL stays -1). */
+static int world_rank(MPI_Comm comm, int rank) {
+  if (rank == MPI_PROC_NULL) return -1;
+  MPI_Group group;
+  MPI_Comm_group(comm, &group);
+  return world_rank_in(group, rank);
+}
+
 /* The MPI_COMM_WORLD rank of rank `rank` of an intercommunicator's remote group. */
 static int remote_world_rank(MPI_Comm inter, int rank) {
-  MPI_Group group, world;
+  MPI_Group group;
   MPI_Comm_remote_group(inter, &group);
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
-  int out = -1;
-  MPI_Group_translate_ranks(group, 1, &rank, world, &out);
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
-  return out;
+  return world_rank_in(group, rank);
 }
 
 /* Blocking sends and receives between partners r and r ^ 1, PROC_NULL and zero counts. */

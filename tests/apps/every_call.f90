@@ -101,30 +101,33 @@ contains
     end if
   end subroutine check
 
-  ! The MPI_COMM_WORLD rank of `rank` in `comm`.
-  integer function world_rank(comm, rank)
-    integer, intent(in) :: comm, rank
-    integer :: group, world, ierr, ranks(1), out(1)
-    call MPI_COMM_GROUP(comm, group, ierr)
+  ! The MPI_COMM_WORLD rank of rank `rank` of `group`, which it frees.
+  integer function world_rank_in(group, rank)
+    integer, intent(inout) :: group
+    integer, intent(in) :: rank
+    integer :: world, ierr, ranks(1), out(1)
     call MPI_COMM_GROUP(MPI_COMM_WORLD, world, ierr)
     ranks(1) = rank
     call MPI_GROUP_TRANSLATE_RANKS(group, 1, ranks, world, out, ierr)
     call MPI_GROUP_FREE(group, ierr)
     call MPI_GROUP_FREE(world, ierr)
-    world_rank = out(1)
+    world_rank_in = out(1)
+  end function world_rank_in
+
+  ! The MPI_COMM_WORLD rank of `rank` in `comm`.
+  integer function world_rank(comm, rank)
+    integer, intent(in) :: comm, rank
+    integer :: group, ierr
+    call MPI_COMM_GROUP(comm, group, ierr)
+    world_rank = world_rank_in(group, rank)
   end function world_rank
 
   ! The MPI_COMM_WORLD rank of rank `rank` of an intercommunicator's remote group.
   integer function remote_world_rank(inter, rank)
     integer, intent(in) :: inter, rank
-    integer :: group, world, ierr, ranks(1), out(1)
+    integer :: group, ierr
     call MPI_COMM_REMOTE_GROUP(inter, group, ierr)
-    call MPI_COMM_GROUP(MPI_COMM_WORLD, world, ierr)
-    ranks(1) = rank
-    call MPI_GROUP_TRANSLATE_RANKS(group, 1, ranks, world, out, ierr)
-    call MPI_GROUP_FREE(group, ierr)
-    call MPI_GROUP_FREE(world, ierr)
-    remote_world_rank = out(1)
+    remote_world_rank = world_rank_in(group, rank)
   end function remote_world_rank
 
   integer(i8) function b(count, size)
