@@ -270,6 +270,16 @@ static void exchanges_and_probes(void) {
   check(flag, "MPI_Iprobe of MPI_PROC_NULL");
 }
 
+/* Posts a receive of 6 doubles from the left and a send of `count` to the right, with `tag`,
+ * into requests[0] and requests[1]. */
+static void post_pair(double* in, const double* out, int count, int tag, MPI_Request* requests) {
+  const int right = (me + 1) % nprocs, left = (me + nprocs - 1) % nprocs;
+  MPI_Irecv(in, 6, MPI_DOUBLE, left, tag, MPI_COMM_WORLD, &requests[0]);
+  line("irecv", -1, 0, left, 6 * kDouble, -1);
+  MPI_Isend(out, count, MPI_DOUBLE, right, tag, MPI_COMM_WORLD, &requests[1]);
+  line("isend", right, (long long)count * kDouble, -1, 0, -1);
+}
+
 /* Non-blocking sends and receives, completed by every wait and test call. */
 static void nonblocking_point_to_point(void) {
   const int right = (me + 1) % nprocs, left = (me + nprocs - 1) % nprocs;
@@ -330,10 +340,7 @@ static void nonblocking_point_to_point(void) {
   check(outcount == MPI_UNDEFINED, "MPI_Waitsome on null requests");
 
   /* The test family, each called until its requests complete. */
-  MPI_Irecv(in[0], 6, MPI_DOUBLE, left, 23, MPI_COMM_WORLD, &requests[0]);
-  line("irecv", -1, 0, left, 6 * kDouble, -1);
-  MPI_Isend(out, 1, MPI_DOUBLE, right, 23, MPI_COMM_WORLD, &requests[1]);
-  line("isend", right, kDouble, -1, 0, -1);
+  post_pair(in[0], out, 1, 23, requests);
   for (flag = 0; !flag;) {
     MPI_Test(&requests[0], &flag, MPI_STATUS_IGNORE);
     event("test");
@@ -345,10 +352,7 @@ static void nonblocking_point_to_point(void) {
     if (flag) completed('s', right, kDouble);
   }
 
-  MPI_Irecv(in[0], 6, MPI_DOUBLE, left, 24, MPI_COMM_WORLD, &requests[0]);
-  line("irecv", -1, 0, left, 6 * kDouble, -1);
-  MPI_Isend(out, 6, MPI_DOUBLE, right, 24, MPI_COMM_WORLD, &requests[1]);
-  line("isend", right, 6 * kDouble, -1, 0, -1);
+  post_pair(in[0], out, 6, 24, requests);
   for (int done = 0; done < 2;) {
     MPI_Testany(2, requests, &index, &flag, MPI_STATUS_IGNORE);
     event("testany");
@@ -357,10 +361,7 @@ static void nonblocking_point_to_point(void) {
     if (flag && index != MPI_UNDEFINED) ++done;
   }
 
-  MPI_Irecv(in[0], 6, MPI_DOUBLE, left, 25, MPI_COMM_WORLD, &requests[0]);
-  line("irecv", -1, 0, left, 6 * kDouble, -1);
-  MPI_Isend(out, 2, MPI_DOUBLE, right, 25, MPI_COMM_WORLD, &requests[1]);
-  line("isend", right, 2 * kDouble, -1, 0, -1);
+  post_pair(in[0], out, 2, 25, requests);
   for (int done = 0; done < 2;) {
     MPI_Testsome(2, requests, &outcount, indices, MPI_STATUSES_IGNORE);
     event("testsome");

@@ -288,6 +288,21 @@ contains
     call check(flag, 'MPI_IPROBE of MPI_PROC_NULL')
   end subroutine exchanges_and_probes
 
+  ! Posts a receive of 6 doubles from the left and a send of `count` to the right, with `tag`,
+  ! into requests(1:2).
+  subroutine post_pair(in, out, count, tag, requests)
+    double precision, asynchronous, intent(inout) :: in(*), out(*)
+    integer, intent(in) :: count, tag
+    integer, intent(inout) :: requests(2)
+    integer :: right, left, ierr
+    right = mod(me + 1, nprocs)
+    left = mod(me + nprocs - 1, nprocs)
+    call MPI_IRECV(in, 6, MPI_DOUBLE_PRECISION, left, tag, MPI_COMM_WORLD, requests(1), ierr)
+    call rec('irecv', -1, 0_i8, left, b(6, kdouble), -1)
+    call MPI_ISEND(out, count, MPI_DOUBLE_PRECISION, right, tag, MPI_COMM_WORLD, requests(2), ierr)
+    call rec('isend', right, b(count, kdouble), -1, 0_i8, -1)
+  end subroutine post_pair
+
   ! Non-blocking sends and receives, completed by every wait and test routine.
   subroutine nonblocking_point_to_point()
     integer :: right, left, ierr, k, index, outcount, finished, requests(4), indices(4)
@@ -351,10 +366,7 @@ contains
     call event('waitsome')
     call check(outcount == MPI_UNDEFINED, 'MPI_WAITSOME on null requests')
 
-    call MPI_IRECV(in(1, 1), 6, MPI_DOUBLE_PRECISION, left, 23, MPI_COMM_WORLD, requests(1), ierr)
-    call rec('irecv', -1, 0_i8, left, b(6, kdouble), -1)
-    call MPI_ISEND(out, 1, MPI_DOUBLE_PRECISION, right, 23, MPI_COMM_WORLD, requests(2), ierr)
-    call rec('isend', right, b(1, kdouble), -1, 0_i8, -1)
+    call post_pair(in, out, 1, 23, requests)
     flag = .false.
     do while (.not. flag)
       call MPI_TEST(requests(1), flag, MPI_STATUS_IGNORE, ierr)
@@ -368,10 +380,7 @@ contains
       if (flag) call done('s', right, b(1, kdouble))
     end do
 
-    call MPI_IRECV(in(1, 1), 6, MPI_DOUBLE_PRECISION, left, 24, MPI_COMM_WORLD, requests(1), ierr)
-    call rec('irecv', -1, 0_i8, left, b(6, kdouble), -1)
-    call MPI_ISEND(out, 6, MPI_DOUBLE_PRECISION, right, 24, MPI_COMM_WORLD, requests(2), ierr)
-    call rec('isend', right, b(6, kdouble), -1, 0_i8, -1)
+    call post_pair(in, out, 6, 24, requests)
     finished = 0
     do while (finished < 2)
       call MPI_TESTANY(2, requests, index, flag, MPI_STATUS_IGNORE, ierr)
@@ -381,10 +390,7 @@ contains
       if (flag .and. index /= MPI_UNDEFINED) finished = finished + 1
     end do
 
-    call MPI_IRECV(in(1, 1), 6, MPI_DOUBLE_PRECISION, left, 25, MPI_COMM_WORLD, requests(1), ierr)
-    call rec('irecv', -1, 0_i8, left, b(6, kdouble), -1)
-    call MPI_ISEND(out, 2, MPI_DOUBLE_PRECISION, right, 25, MPI_COMM_WORLD, requests(2), ierr)
-    call rec('isend', right, b(2, kdouble), -1, 0_i8, -1)
+    call post_pair(in, out, 2, 25, requests)
     finished = 0
     do while (finished < 2)
       call MPI_TESTSOME(2, requests, outcount, indices, MPI_STATUSES_IGNORE, ierr)
