@@ -1,4 +1,4 @@
-#include "core/ti_rank_converter.hpp"
+#include "ti_import/ti_rank_converter.hpp"
 
 #include <charconv>
 #include <climits>
@@ -9,9 +9,9 @@
 
 #include "core/checked_math.hpp"
 #include "core/smpi_datatype.hpp"
-#include "core/ti_requests.hpp"
+#include "ti_import/ti_requests.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace {
 
 // How the arguments of an action are laid out, and so how it is converted.
@@ -34,7 +34,7 @@ enum class TiShape : std::uint8_t {
 struct TiActionSpec {
   std::string_view name;
   TiShape shape;
-  Op op;
+  core::Op op;
   std::string_view arguments;  // for error messages
 };
 
@@ -44,64 +44,66 @@ struct TiActionSpec {
 // MPI_Sendrecv_replace as sendRecv, MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe,
 // MPI_Waitsome and communicator creation are not written at all.
 constexpr TiActionSpec kSpecs[] = {
-    {"init", TiShape::Init, Op::Finalize, "[ANY]"},
-    {"finalize", TiShape::Finalize, Op::Finalize, ""},
-    {"compute", TiShape::Compute, Op::Finalize, "FLOPS"},
-    {"sleep", TiShape::Sleep, Op::Finalize, "SECONDS"},
-    {"location", TiShape::Ignored, Op::Finalize, "FILE LINE"},
-    {"comm_size", TiShape::Ignored, Op::Finalize, "..."},
-    {"comm_split", TiShape::Ignored, Op::Finalize, "..."},
-    {"comm_dup", TiShape::Ignored, Op::Finalize, "..."},
-    {"send", TiShape::Send, Op::Send, "PEER TAG COUNT [TYPE]"},
-    {"Ssend", TiShape::Send, Op::Ssend, "PEER TAG COUNT [TYPE]"},
-    {"bsend", TiShape::Send, Op::Bsend, "PEER TAG COUNT [TYPE]"},
-    {"isend", TiShape::Send, Op::Isend, "PEER TAG COUNT [TYPE]"},
-    {"ISsend", TiShape::Send, Op::Issend, "PEER TAG COUNT [TYPE]"},
-    {"ibsend", TiShape::Send, Op::Isend, "PEER TAG COUNT [TYPE]"},  // p3s has no ibsend
-    {"recv", TiShape::Recv, Op::Recv, "PEER TAG COUNT [TYPE]"},
-    {"irecv", TiShape::Recv, Op::Irecv, "PEER TAG COUNT [TYPE]"},
-    {"Start", TiShape::Start, Op::Isend, "PEER TAG BYTES TYPE"},
-    {"sendRecv", TiShape::SendRecv, Op::Sendrecv, "SENDCOUNT DST RECVCOUNT SRC [STYPE RTYPE]"},
-    {"wait", TiShape::Wait, Op::Wait, "SRC DST TAG"},
-    {"test", TiShape::Test, Op::Test, "SRC DST TAG"},
-    {"waitall", TiShape::WaitAll, Op::Waitall, "COUNT"},
-    {"waitAny", TiShape::WaitAny, Op::Waitany, "COUNT"},
-    {"testany", TiShape::TestUnnamed, Op::Testany, ""},
-    {"testall", TiShape::TestUnnamed, Op::Testall, ""},
-    {"testsome", TiShape::TestUnnamed, Op::Testsome, ""},
-    {"barrier", TiShape::Barrier, Op::Barrier, ""},
-    {"ibarrier", TiShape::Barrier, Op::Ibarrier, ""},
-    {"bcast", TiShape::Bcast, Op::Bcast, "COUNT ROOT [TYPE]"},
-    {"ibcast", TiShape::Bcast, Op::Ibcast, "COUNT ROOT [TYPE]"},
-    {"reduce", TiShape::Reduce, Op::Reduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"ireduce", TiShape::Reduce, Op::Ireduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"allreduce", TiShape::AllReduce, Op::Allreduce, "COUNT FLOPS [TYPE]"},
-    {"iallreduce", TiShape::AllReduce, Op::Iallreduce, "COUNT FLOPS [TYPE]"},
-    {"scan", TiShape::AllReduce, Op::Scan, "COUNT FLOPS [TYPE]"},
-    {"iscan", TiShape::AllReduce, Op::Iscan, "COUNT FLOPS [TYPE]"},
-    {"exscan", TiShape::AllReduce, Op::Exscan, "COUNT FLOPS [TYPE]"},
-    {"iexscan", TiShape::AllReduce, Op::Iexscan, "COUNT FLOPS [TYPE]"},
-    {"gather", TiShape::Gather, Op::Gather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"igather", TiShape::Gather, Op::Igather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"scatter", TiShape::Scatter, Op::Scatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"iscatter", TiShape::Scatter, Op::Iscatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"allgather", TiShape::AllGather, Op::Allgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"iallgather", TiShape::AllGather, Op::Iallgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"alltoall", TiShape::AllToAll, Op::Alltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"ialltoall", TiShape::AllToAll, Op::Ialltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"gatherv", TiShape::GatherV, Op::Gatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"igatherv", TiShape::GatherV, Op::Igatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"scatterv", TiShape::ScatterV, Op::Scatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"iscatterv", TiShape::ScatterV, Op::Iscatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"allgatherv", TiShape::AllGatherV, Op::Allgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"iallgatherv", TiShape::AllGatherV, Op::Iallgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"alltoallv", TiShape::AllToAllV, Op::Alltoallv,
+    {"init", TiShape::Init, core::Op::Finalize, "[ANY]"},
+    {"finalize", TiShape::Finalize, core::Op::Finalize, ""},
+    {"compute", TiShape::Compute, core::Op::Finalize, "FLOPS"},
+    {"sleep", TiShape::Sleep, core::Op::Finalize, "SECONDS"},
+    {"location", TiShape::Ignored, core::Op::Finalize, "FILE LINE"},
+    {"comm_size", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"comm_split", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"comm_dup", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"send", TiShape::Send, core::Op::Send, "PEER TAG COUNT [TYPE]"},
+    {"Ssend", TiShape::Send, core::Op::Ssend, "PEER TAG COUNT [TYPE]"},
+    {"bsend", TiShape::Send, core::Op::Bsend, "PEER TAG COUNT [TYPE]"},
+    {"isend", TiShape::Send, core::Op::Isend, "PEER TAG COUNT [TYPE]"},
+    {"ISsend", TiShape::Send, core::Op::Issend, "PEER TAG COUNT [TYPE]"},
+    {"ibsend", TiShape::Send, core::Op::Isend, "PEER TAG COUNT [TYPE]"},  // p3s has no ibsend
+    {"recv", TiShape::Recv, core::Op::Recv, "PEER TAG COUNT [TYPE]"},
+    {"irecv", TiShape::Recv, core::Op::Irecv, "PEER TAG COUNT [TYPE]"},
+    {"Start", TiShape::Start, core::Op::Isend, "PEER TAG BYTES TYPE"},
+    {"sendRecv", TiShape::SendRecv, core::Op::Sendrecv,
+     "SENDCOUNT DST RECVCOUNT SRC [STYPE RTYPE]"},
+    {"wait", TiShape::Wait, core::Op::Wait, "SRC DST TAG"},
+    {"test", TiShape::Test, core::Op::Test, "SRC DST TAG"},
+    {"waitall", TiShape::WaitAll, core::Op::Waitall, "COUNT"},
+    {"waitAny", TiShape::WaitAny, core::Op::Waitany, "COUNT"},
+    {"testany", TiShape::TestUnnamed, core::Op::Testany, ""},
+    {"testall", TiShape::TestUnnamed, core::Op::Testall, ""},
+    {"testsome", TiShape::TestUnnamed, core::Op::Testsome, ""},
+    {"barrier", TiShape::Barrier, core::Op::Barrier, ""},
+    {"ibarrier", TiShape::Barrier, core::Op::Ibarrier, ""},
+    {"bcast", TiShape::Bcast, core::Op::Bcast, "COUNT ROOT [TYPE]"},
+    {"ibcast", TiShape::Bcast, core::Op::Ibcast, "COUNT ROOT [TYPE]"},
+    {"reduce", TiShape::Reduce, core::Op::Reduce, "COUNT FLOPS ROOT [TYPE]"},
+    {"ireduce", TiShape::Reduce, core::Op::Ireduce, "COUNT FLOPS ROOT [TYPE]"},
+    {"allreduce", TiShape::AllReduce, core::Op::Allreduce, "COUNT FLOPS [TYPE]"},
+    {"iallreduce", TiShape::AllReduce, core::Op::Iallreduce, "COUNT FLOPS [TYPE]"},
+    {"scan", TiShape::AllReduce, core::Op::Scan, "COUNT FLOPS [TYPE]"},
+    {"iscan", TiShape::AllReduce, core::Op::Iscan, "COUNT FLOPS [TYPE]"},
+    {"exscan", TiShape::AllReduce, core::Op::Exscan, "COUNT FLOPS [TYPE]"},
+    {"iexscan", TiShape::AllReduce, core::Op::Iexscan, "COUNT FLOPS [TYPE]"},
+    {"gather", TiShape::Gather, core::Op::Gather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
+    {"igather", TiShape::Gather, core::Op::Igather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
+    {"scatter", TiShape::Scatter, core::Op::Scatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
+    {"iscatter", TiShape::Scatter, core::Op::Iscatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
+    {"allgather", TiShape::AllGather, core::Op::Allgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
+    {"iallgather", TiShape::AllGather, core::Op::Iallgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
+    {"alltoall", TiShape::AllToAll, core::Op::Alltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
+    {"ialltoall", TiShape::AllToAll, core::Op::Ialltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
+    {"gatherv", TiShape::GatherV, core::Op::Gatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
+    {"igatherv", TiShape::GatherV, core::Op::Igatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
+    {"scatterv", TiShape::ScatterV, core::Op::Scatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
+    {"iscatterv", TiShape::ScatterV, core::Op::Iscatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
+    {"allgatherv", TiShape::AllGatherV, core::Op::Allgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
+    {"iallgatherv", TiShape::AllGatherV, core::Op::Iallgatherv,
+     "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
+    {"alltoallv", TiShape::AllToAllV, core::Op::Alltoallv,
      "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"ialltoallv", TiShape::AllToAllV, Op::Ialltoallv,
+    {"ialltoallv", TiShape::AllToAllV, core::Op::Ialltoallv,
      "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"reducescatter", TiShape::ReduceScatter, Op::ReduceScatter, "RECVCOUNT*N FLOPS TYPE"},
-    {"ireducescatter", TiShape::ReduceScatter, Op::IreduceScatter, "RECVCOUNT*N FLOPS TYPE"},
-    {"Startall", TiShape::Lost, Op::Startall, ""},
+    {"reducescatter", TiShape::ReduceScatter, core::Op::ReduceScatter, "RECVCOUNT*N FLOPS TYPE"},
+    {"ireducescatter", TiShape::ReduceScatter, core::Op::IreduceScatter, "RECVCOUNT*N FLOPS TYPE"},
+    {"Startall", TiShape::Lost, core::Op::Startall, ""},
 };
 
 const TiActionSpec* find_spec(std::string_view name) {
@@ -128,12 +130,12 @@ class RankConverter {
     out_.host = "smpi";
     out_.wall_clock = kTiWallClock;
     out_.cpu_clock = ti_cpu_clock(timing);
-    Communicator world{0, std::vector<std::int32_t>(nprocs_)};
+    core::Communicator world{0, std::vector<std::int32_t>(nprocs_)};
     std::iota(world.members.begin(), world.members.end(), 0);
-    out_.comms = {world, Communicator{1, {rank}}};
+    out_.comms = {world, core::Communicator{1, {rank}}};
   }
 
-  RankTrace convert() {
+  core::RankTrace convert() {
     const std::vector<TiAction>& actions = ti_.ranks.at(rank_);
     for (const TiAction& a : actions) convert_action(a);
     if (!finalized_) {
@@ -216,7 +218,8 @@ class RankConverter {
   std::int64_t count(const TiAction& a, std::size_t i, const char* what) const {
     std::int64_t value = integer(a, i, what);
     if (value < 0) ti_.fail(a, "'" + a.name + "': negative " + what);
-    if (value > kMaxBytes) ti_.fail(a, "'" + a.name + "': " + what + " beyond what p3s accepts");
+    if (value > core::kMaxBytes)
+      ti_.fail(a, "'" + a.name + "': " + what + " beyond what p3s accepts");
     return value;
   }
 
@@ -235,7 +238,7 @@ class RankConverter {
 
   std::int64_t type_size(const TiAction& a, std::size_t i) const {
     std::string_view id = i < a.args.size() ? std::string_view(a.args[i]) : default_type_;
-    std::optional<std::int64_t> size = smpi_datatype_size(id);
+    std::optional<std::int64_t> size = core::smpi_datatype_size(id);
     if (!size) {
       ti_.fail(
           a, "'" + a.name + "': datatype " + std::string(id) +
@@ -252,10 +255,10 @@ class RankConverter {
 
   // A volume in bytes from counts and sizes the file states: checked, never wrapped.
   std::int64_t product(const TiAction& a, std::int64_t x, std::int64_t y) const {
-    const std::optional<std::int64_t> bytes = checked_mul(x, y);
-    if (!bytes || *bytes > kMaxBytes) {
+    const std::optional<std::int64_t> bytes = core::checked_mul(x, y);
+    if (!bytes || *bytes > core::kMaxBytes) {
       ti_.fail(a, "'" + a.name + "' moves " + std::to_string(x) + " x " + std::to_string(y) +
-                      " bytes, more than p3s accepts (" + std::to_string(kMaxBytes) + ")");
+                      " bytes, more than p3s accepts (" + std::to_string(core::kMaxBytes) + ")");
     }
     return *bytes;
   }
@@ -272,7 +275,7 @@ class RankConverter {
   // A tag as p3s writes it: MPI_ANY_TAG becomes kAnyTag.
   std::int32_t tag(const TiAction& a, std::size_t i) const {
     std::int64_t value = integer(a, i, "TAG");
-    if (value == kTiAnyTag) return kAnyTag;
+    if (value == kTiAnyTag) return core::kAnyTag;
     if (value < 0 || value > INT32_MAX) ti_.fail(a, "'" + a.name + "': TAG is not an MPI tag");
     return static_cast<std::int32_t>(value);
   }
@@ -292,8 +295,8 @@ class RankConverter {
   std::int64_t sum(const TiAction& a, const std::vector<std::int64_t>& values) const {
     std::int64_t total = 0;
     for (const std::int64_t v : values) {
-      const std::optional<std::int64_t> next = checked_add(total, v);
-      if (!next || *next > kMaxBytes)
+      const std::optional<std::int64_t> next = core::checked_add(total, v);
+      if (!next || *next > core::kMaxBytes)
         ti_.fail(a, "'" + a.name + "': its counts add up beyond what p3s accepts");
       total = *next;
     }
@@ -302,7 +305,7 @@ class RankConverter {
 
   // Advances a clock by `ns`, refusing a total beyond what int64 nanoseconds hold.
   void advance(const TiAction& a, std::int64_t& clock, std::int64_t ns) const {
-    const std::optional<std::int64_t> sum = checked_add(clock, ns);
+    const std::optional<std::int64_t> sum = core::checked_add(clock, ns);
     if (!sum) ti_.fail(a, "the rank's time passes what p3s can count in nanoseconds");
     clock = *sum;
   }
@@ -315,8 +318,8 @@ class RankConverter {
     return static_cast<std::int64_t>(ns);
   }
 
-  Event& emit(Op op) {
-    Event e;
+  core::Event& emit(core::Op op) {
+    core::Event e;
     e.op = op;
     e.t_start = e.t_end = clock_ns_;
     e.burst_cpu = burst_cpu_ns_;
@@ -338,7 +341,7 @@ class RankConverter {
 
   void finalize(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 0, 0);
-    emit(Op::Finalize);
+    emit(core::Op::Finalize);
     finalized_ = true;
   }
 
@@ -360,21 +363,22 @@ class RankConverter {
     const std::int64_t to = peer(a, 0, "PEER", true);
     const bool proc_null = to == kTiUndefinedPeer;  // a send cannot name MPI_ANY_SOURCE
     const std::int64_t size = bytes(a, 2, 3, "COUNT");
-    Event& e = emit(spec.op);
-    e.dst = proc_null ? kNone : static_cast<std::int32_t>(to);
+    core::Event& e = emit(spec.op);
+    e.dst = proc_null ? core::kNone : static_cast<std::int32_t>(to);
     e.tag = tag(a, 1);
     e.bytes = proc_null ? 0 : size;
-    if (is_nonblocking(spec.op)) start_request(e, {rank_, to, integer(a, 1, "TAG")}, true, false);
+    if (core::is_nonblocking(spec.op))
+      start_request(e, {rank_, to, integer(a, 1, "TAG")}, true, false);
   }
 
   void recv(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 3, 4);
     const std::int64_t from = peer(a, 0, "PEER", true);
-    Event& e = emit(spec.op);
-    e.src = from == kTiUndefinedPeer ? kAnySource : static_cast<std::int32_t>(from);
+    core::Event& e = emit(spec.op);
+    e.src = from == kTiUndefinedPeer ? core::kAnySource : static_cast<std::int32_t>(from);
     e.rtag = tag(a, 1);
     e.rbytes = bytes(a, 2, 3, "COUNT");
-    if (is_nonblocking(spec.op))
+    if (core::is_nonblocking(spec.op))
       start_request(e, {from, rank_, integer(a, 1, "TAG")}, false, false);
   }
 
@@ -387,15 +391,15 @@ class RankConverter {
     const std::int64_t size = count(a, 2, "BYTES");
     type_size(a, 3);
     if (to == rank_) {
-      Event& e = emit(Op::Irecv);
-      e.src = kAnySource;
+      core::Event& e = emit(core::Op::Irecv);
+      e.src = core::kAnySource;
       e.rtag = tag(a, 1);
       e.rbytes = size;
       start_request(e, {kTiUndefinedPeer, rank_, raw_tag}, false, true);
     } else {
       const bool proc_null = to == kTiUndefinedPeer;
-      Event& e = emit(Op::Isend);
-      e.dst = proc_null ? kNone : static_cast<std::int32_t>(to);
+      core::Event& e = emit(core::Op::Isend);
+      e.dst = proc_null ? core::kNone : static_cast<std::int32_t>(to);
       e.tag = tag(a, 1);
       e.bytes = proc_null ? 0 : size;
       start_request(e, {rank_, to, raw_tag}, true, false);
@@ -408,20 +412,20 @@ class RankConverter {
     const std::int64_t to = peer(a, 1, "DST", true);
     const std::int64_t from = peer(a, 3, "SRC", true);
     const std::int64_t size = bytes(a, 0, 4, "SENDCOUNT");
-    Event& e = emit(spec.op);
-    e.dst = to == kTiUndefinedPeer ? kNone : static_cast<std::int32_t>(to);
+    core::Event& e = emit(spec.op);
+    e.dst = to == kTiUndefinedPeer ? core::kNone : static_cast<std::int32_t>(to);
     e.bytes = to == kTiUndefinedPeer ? 0 : size;
-    e.src = from == kTiUndefinedPeer ? kAnySource : static_cast<std::int32_t>(from);
+    e.src = from == kTiUndefinedPeer ? core::kAnySource : static_cast<std::int32_t>(from);
     e.rbytes = bytes(a, 2, 5, "RECVCOUNT");
   }
 
-  void start_request(Event& e, TiRequestKey key, bool sending, bool source_unknown) {
+  void start_request(core::Event& e, TiRequestKey key, bool sending, bool source_unknown) {
     e.req = new_request();
     TiPendingRequest p;
     p.key = key;
     p.source_unknown = source_unknown;
-    p.record = sending ? RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
-                       : RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
+    p.record = sending ? core::RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
+                       : core::RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
     requests_.add(std::move(p));
   }
 
@@ -432,7 +436,7 @@ class RankConverter {
 
   void wait(const TiAction& a, const TiActionSpec& spec) {
     const TiRequestKey key = named_request(a, spec);
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     // Like SMPI's replay, a wait for no pending request completes nothing.
     if (auto i = requests_.find(key)) {
       TiPendingRequest p = requests_.take(*i);
@@ -454,7 +458,7 @@ class RankConverter {
   void wait_all(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
     amount(a, 0, "COUNT");
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     for (TiPendingRequest& p : requests_.take_all()) e.requests.push_back(p.record);
   }
 
@@ -462,7 +466,7 @@ class RankConverter {
   void wait_any(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
     amount(a, 0, "COUNT");
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     if (!requests_.empty()) e.requests.push_back(requests_.take(0).record);
   }
 
@@ -485,7 +489,7 @@ class RankConverter {
     const std::int64_t n = nprocs_;
     const std::size_t vn = static_cast<std::size_t>(nprocs_);
     std::int64_t sent = 0, received = 0;
-    std::int32_t at = kNone;
+    std::int32_t at = core::kNone;
     switch (spec.shape) {
       case TiShape::Barrier:
         arity(a, spec, 0, 0);
@@ -586,15 +590,16 @@ class RankConverter {
       default:
         break;
     }
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     e.bytes = sent;
     e.rbytes = received;
     e.root = at;
-    if (is_nonblocking(spec.op)) {
+    if (core::is_nonblocking(spec.op)) {
       e.req = new_request();
       TiPendingRequest p;
       p.collective = true;
-      p.record = {e.req, true, kNone, kNone, e.bytes};  // as p3s traces a collective request
+      p.record = {e.req, true, core::kNone, core::kNone,
+                  e.bytes};  // as p3s traces a collective request
       requests_.add(std::move(p));
     }
   }
@@ -613,7 +618,7 @@ class RankConverter {
   const int rank_;
   const int nprocs_;
   const TiTiming timing_;
-  RankTrace out_;
+  core::RankTrace out_;
   TiPendingRequests requests_;
   std::string_view default_type_ = kByteType;
   bool initialized_ = false;
@@ -631,8 +636,8 @@ std::string ti_cpu_clock(const TiTiming& timing) {
   return "flops/" + std::string(buf, end);
 }
 
-RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing) {
+core::RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing) {
   return RankConverter(trace, rank, timing).convert();
 }
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import
