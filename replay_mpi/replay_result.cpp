@@ -24,6 +24,7 @@ ordered_json to_json(const ReplayResult& r) {
                       {"weight", p.weight},
                       {"phase_et_seconds", p.phase_et},
                       {"per_rank_seconds", spread_json(p.per_rank)},
+                      {"phase_et_by_repetition_seconds", spread_json(p.by_repetition)},
                       {"steps", p.steps},
                       {"collectives", p.collectives},
                       {"app_network_messages", p.app_network_messages},
@@ -122,6 +123,10 @@ ReplayResult read_replay_result(const std::filesystem::path& file) {
       s.at("min").get_to(ph.per_rank.min);
       s.at("mean").get_to(ph.per_rank.mean);
       s.at("max").get_to(ph.per_rank.max);
+      const json& by_rep = p.at("phase_et_by_repetition_seconds");
+      by_rep.at("min").get_to(ph.by_repetition.min);
+      by_rep.at("mean").get_to(ph.by_repetition.mean);
+      by_rep.at("max").get_to(ph.by_repetition.max);
       p.at("steps").get_to(ph.steps);
       p.at("collectives").get_to(ph.collectives);
       p.at("app_network_messages").get_to(ph.app_network_messages);

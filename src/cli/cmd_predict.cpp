@@ -258,6 +258,7 @@ int run_predict(const Args& args) {
       try {
         const replay::ReplayResult replayed = launch_replay(launch);
         point.replay_pet_seconds = replayed.pet;
+        if (bounds) point.replay_interval = replayed_interval(replayed);
         point.phase_checks = cross_check_phases(*trace, result, replayed, tolerance);
         for (const report::PhaseCheck& c : point.phase_checks) {
           if (c.flagged) {

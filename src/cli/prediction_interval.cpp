@@ -53,4 +53,16 @@ std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std:
   return interval;
 }
 
+report::Interval replayed_interval(const replay::ReplayResult& replayed) {
+  report::Interval interval;
+  for (const replay::PhaseResult& phase : replayed.phases) {
+    interval.low += phase.by_repetition.min * phase.weight;
+    interval.high += phase.by_repetition.max * phase.weight;
+  }
+  // Each rank's mean over repetitions may peak in no single repetition: keep the PET inside.
+  interval.low = std::min(interval.low, replayed.pet);
+  interval.high = std::max(interval.high, replayed.pet);
+  return interval;
+}
+
 }  // namespace p3s::cli

@@ -1,12 +1,14 @@
 #pragma once
-// The simulated PET's interval at one N (p3s predict): the SLT's low and high instantiations
-// (model/slt_bounds) simulated as the nominal one was, on the same platform and options.
+// The PET's interval at one N (p3s predict): for the simulation, the SLT's low and high
+// instantiations (model/slt_bounds) simulated as the nominal one was, on the same platform and
+// options; for the replay, the spread of its measured repetitions.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/slt.hpp"
+#include "replay_mpi/replay_result.hpp"
 #include "report/scaling_prediction.hpp"
 #include "sim/sim_options.hpp"
 
@@ -28,5 +30,9 @@ std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std:
                                                    const sim::SimOptions& options, double pet,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);
+
+// The replayed PET's interval: every phase at its fastest and at its slowest measured
+// repetition (the slowest rank's time in each), weighted, widened to hold the replayed PET.
+report::Interval replayed_interval(const replay::ReplayResult& replayed);
 
 }  // namespace p3s::cli

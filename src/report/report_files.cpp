@@ -60,13 +60,19 @@ std::string prediction_table(const ScalingPrediction& p) {
                   [](const PredictedPoint& pt) { return pt.replay_pet_seconds.has_value(); })) {
     out += fmt::format(
         "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
-        "  {:>7} {:>14} {:>14} {:>10}\n",
-        "N", "simulated (s)", "replayed (s)", "difference");
+        "  {:>7} {:>14} {:>14} {:>10} {:>12} {:>12}\n",
+        "N", "simulated (s)", "replayed (s)", "difference", "low (s)", "high (s)");
     for (const PredictedPoint& pt : p.points) {
       if (!pt.replay_pet_seconds) continue;
-      out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,
-                         *pt.replay_pet_seconds,
-                         100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
+      std::string low = "-", high = "-";
+      if (pt.replay_interval) {
+        low = fmt::format("{:.6g}", pt.replay_interval->low);
+        high = fmt::format("{:.6g}", pt.replay_interval->high);
+      }
+      out +=
+          fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}% {:>12} {:>12}\n", pt.n,
+                      pt.pet_seconds, *pt.replay_pet_seconds,
+                      100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds, low, high);
       for (const PhaseCheck& c : pt.phase_checks) {
         out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
                            c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
@@ -74,7 +80,9 @@ std::string prediction_table(const ScalingPrediction& p) {
       }
     }
     out += fmt::format(
-        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %)\n",
+        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %; low, "
+        "high: the replayed\n  PET with every phase at its fastest and at its slowest measured "
+        "repetition)\n",
         100 * p.tolerance);
   }
   if (p.weak_scaling) {
@@ -116,9 +124,13 @@ std::string column_prefix(std::string name) {
 
 std::string prediction_csv(const ScalingPrediction& p) {
   const std::vector<std::string> phases = checked_phases(p);
+  const bool replayed = std::any_of(p.points.begin(), p.points.end(), [](const PredictedPoint& pt) {
+    return pt.replay_pet_seconds.has_value();
+  });
   std::string out =
       "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds,covered,pet_low_seconds,"
       "pet_high_seconds";
+  if (replayed) out += ",replay_pet_seconds,replay_pet_low_seconds,replay_pet_high_seconds";
   for (const std::string& name : phases) {
     const std::string c = column_prefix(name);
     out += fmt::format(
@@ -136,6 +148,15 @@ std::string prediction_csv(const ScalingPrediction& p) {
     out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{},{:.6g},{},{}", pt.n, pt.pet_seconds,
                        p.speedup(pt), p.efficiency(pt), pt.traced ? 1 : 0, measured, pt.covered,
                        low, high);
+    if (replayed) {
+      std::string replay, replay_low, replay_high;
+      if (pt.replay_pet_seconds) replay = fmt::format("{:.9g}", *pt.replay_pet_seconds);
+      if (pt.replay_interval) {
+        replay_low = fmt::format("{:.9g}", pt.replay_interval->low);
+        replay_high = fmt::format("{:.9g}", pt.replay_interval->high);
+      }
+      out += fmt::format(",{},{},{}", replay, replay_low, replay_high);
+    }
     for (const std::string& name : phases) {
       const auto c = std::find_if(pt.phase_checks.begin(), pt.phase_checks.end(),
                                   [&](const PhaseCheck& check) { return check.name == name; });
@@ -182,6 +203,10 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
       point["pet_high_seconds"] = pt.pet_interval->high;
     }
     if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
+    if (pt.replay_interval) {
+      point["replay_pet_low_seconds"] = pt.replay_interval->low;
+      point["replay_pet_high_seconds"] = pt.replay_interval->high;
+    }
     if (!pt.phase_checks.empty()) {
       point["phase_checks"] = nlohmann::json::array();
       for (const PhaseCheck& c : pt.phase_checks) {

@@ -48,6 +48,8 @@ struct PredictedPoint {
   // The PET's bounds from the model's own uncertainty: the SLT's low and high instantiations
   // simulated alike (absent with --interval none, or when a bound could not be simulated).
   std::optional<Interval> pet_interval = {};
+  // The replayed PET's spread over the replay's measured repetitions.
+  std::optional<Interval> replay_interval = {};
 };
 
 // A traced run: its AET (the longest traced time of any rank) on the machine it ran on.

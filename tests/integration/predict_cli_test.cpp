@@ -403,6 +403,12 @@ TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
         EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
         EXPECT_FALSE(c.contains("cause"));
       }
+      // The replayed PET's spread over its measured repetitions holds the replayed PET.
+      ASSERT_TRUE(pt.contains("replay_pet_low_seconds")) << pt.dump(2);
+      EXPECT_LE(pt.at("replay_pet_low_seconds").get<double>(),
+                pt.at("replay_pet_seconds").get<double>());
+      EXPECT_GE(pt.at("replay_pet_high_seconds").get<double>(),
+                pt.at("replay_pet_seconds").get<double>());
     }
     EXPECT_EQ(slurp(dir / "same" / "prediction.txt").find("FLAGGED:"), std::string::npos);
   }

@@ -680,30 +680,33 @@ TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
   EXPECT_NE(svg.find("a phase differs by more than 20 %"), std::string::npos);
   EXPECT_NE(svg.find("replayed PET (Synthetic Signature)"), std::string::npos);
 
-  // prediction.csv: five columns per phase checked; empty where a point has no check; the
-  // cause's commas turned to ';' (the CSV has no quoted fields).
+  // prediction.csv: the replayed PET's three columns (empty where not replayed), then five
+  // columns per phase checked, empty where a point has no check; the cause's commas turned to
+  // ';' (the CSV has no quoted fields).
   p.points[2].phase_checks[0].cause = "communication: 512 B, 4 between nodes";
   const auto rows = testing::csv_rows(prediction_csv(p));
   ASSERT_EQ(rows.size(), 4u);
-  const std::vector<std::string> phase_columns(rows[0].begin() + 9, rows[0].end());
+  const std::vector<std::string> phase_columns(rows[0].begin() + 12, rows[0].end());
   EXPECT_EQ(phase_columns, (std::vector<std::string>{
                                "phase_1_simulated_seconds", "phase_1_replayed_seconds",
                                "phase_1_difference_pct", "phase_1_flagged", "phase_1_cause",
                                "phase_2_simulated_seconds", "phase_2_replayed_seconds",
                                "phase_2_difference_pct", "phase_2_flagged", "phase_2_cause"}));
   for (std::size_t i = 1; i <= 2; ++i) {
-    ASSERT_EQ(rows[i].size(), 19u);
-    for (std::size_t k = 9; k < 19; ++k) EXPECT_EQ(rows[i][k], "") << "row " << i << " " << k;
+    ASSERT_EQ(rows[i].size(), 22u);
+    for (std::size_t k = 9; k < 22; ++k) EXPECT_EQ(rows[i][k], "") << "row " << i << " " << k;
   }
-  ASSERT_EQ(rows[3].size(), 19u);
-  EXPECT_DOUBLE_EQ(std::stod(rows[3][9]), 0.04);
-  EXPECT_DOUBLE_EQ(std::stod(rows[3][10]), 0.06);
-  EXPECT_DOUBLE_EQ(std::stod(rows[3][11]), 50.0);
-  EXPECT_EQ(rows[3][12], "1");
-  EXPECT_EQ(rows[3][13], "communication: 512 B; 4 between nodes");
-  EXPECT_DOUBLE_EQ(std::stod(rows[3][16]), -10.0);
-  EXPECT_EQ(rows[3][17], "0");
-  EXPECT_EQ(rows[3][18], "");
+  ASSERT_EQ(rows[3].size(), 22u);
+  EXPECT_EQ(rows[3][9], "2.5");
+  EXPECT_EQ(rows[3][10], "");  // no interval for the replay in this prediction
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][12]), 0.04);
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][13]), 0.06);
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][14]), 50.0);
+  EXPECT_EQ(rows[3][15], "1");
+  EXPECT_EQ(rows[3][16], "communication: 512 B; 4 between nodes");
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][19]), -10.0);
+  EXPECT_EQ(rows[3][20], "0");
+  EXPECT_EQ(rows[3][21], "");
 }
 
 TEST(PredictionReport, IntervalInTableCsvJsonAndBand) {
@@ -737,6 +740,28 @@ TEST(PredictionReport, IntervalInTableCsvJsonAndBand) {
   EXPECT_NE(table.find("low, high: the PET with every weight, volume and compute fit"),
             std::string::npos)
       << table;
+
+  // The replay's interval (its measured repetitions' spread): in the JSON, in the table's
+  // replay section, in three CSV columns after the simulation's interval.
+  p.points[2].replay_pet_seconds = 2.5;
+  p.points[2].replay_interval = Interval{2.4, 2.75};
+  const nlohmann::json replayed = prediction_json(p);
+  EXPECT_DOUBLE_EQ(replayed["points"][2]["replay_pet_low_seconds"].get<double>(), 2.4);
+  EXPECT_DOUBLE_EQ(replayed["points"][2]["replay_pet_high_seconds"].get<double>(), 2.75);
+  EXPECT_FALSE(replayed["points"][0].contains("replay_pet_low_seconds"));
+  const auto replayed_rows = testing::csv_rows(prediction_csv(p));
+  ASSERT_EQ(replayed_rows[0].size(), 12u);
+  EXPECT_EQ(replayed_rows[0][9], "replay_pet_seconds");
+  EXPECT_EQ(replayed_rows[0][11], "replay_pet_high_seconds");
+  EXPECT_EQ(replayed_rows[1][9], "");
+  EXPECT_EQ(replayed_rows[3][9], "2.5");
+  EXPECT_EQ(replayed_rows[3][10], "2.4");
+  EXPECT_EQ(replayed_rows[3][11], "2.75");
+  EXPECT_TRUE(std::regex_search(prediction_table(p),
+                                std::regex(R"(\n +64 +2 +2\.5 +\+25\.0% +2\.4 +2\.75\n)")))
+      << prediction_table(p);
+  EXPECT_NE(scaling_plot_svg(p).find("replayed PET over its measured repetitions"),
+            std::string::npos);
 
   // The band: one shaded path through both bounded points (low edge, then high edge back).
   const std::string svg = scaling_plot_svg(p);
