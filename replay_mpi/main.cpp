@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/slt_json.hpp"
@@ -331,8 +332,27 @@ int replay(int argc, char** argv) {
   }
   const double synet = MPI_Wtime() - started;
 
-  std::vector<double> seconds, completions, messages;
+  // Per measured repetition: [phase, rank, seconds x R] and [phase, rank, call, compute x R,
+  // latest x R], R the measured repetitions.
+  const auto reps = static_cast<std::size_t>(o.repetitions);
+  std::vector<double> seconds, completions, messages, repetition_seconds, repetition_completions;
   if (mp) {
+    for (const auto& [key, by_rep] : mp->rank_repetition_seconds()) {
+      repetition_seconds.insert(repetition_seconds.end(),
+                                {static_cast<double>(key.first), static_cast<double>(key.second)});
+      repetition_seconds.insert(repetition_seconds.end(), by_rep.begin(), by_rep.end());
+    }
+    for (const auto& [key, part] : mp->completions()) {
+      repetition_completions.insert(
+          repetition_completions.end(),
+          {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
+           static_cast<double>(std::get<2>(key))});
+      repetition_completions.insert(repetition_completions.end(),
+                                    part.compute_by_repetition.begin(),
+                                    part.compute_by_repetition.end());
+      repetition_completions.insert(repetition_completions.end(), part.latest_by_repetition.begin(),
+                                    part.latest_by_repetition.end());
+    }
     for (const auto& [key, value] : mp->rank_seconds())
       seconds.insert(seconds.end(),
                      {static_cast<double>(key.first), static_cast<double>(key.second), value});
@@ -350,6 +370,8 @@ int replay(int argc, char** argv) {
   }
   const std::vector<double> all_seconds = gather(seconds);
   const std::vector<double> all_completions = gather(completions);
+  const std::vector<double> all_repetition_seconds = gather(repetition_seconds);
+  const std::vector<double> all_repetition_completions = gather(repetition_completions);
   const std::vector<double> all_steps = gather(step_reports);
   const std::vector<double> all_messages = gather(messages);
   if (self != 0) return 0;
@@ -411,6 +433,38 @@ int replay(int argc, char** argv) {
     if (v.empty()) v.assign(static_cast<std::size_t>(o.nprocs), 0.0);
     v[static_cast<std::size_t>(std::get<1>(key))] += value.first + value.second;
   }
+  // The same per measured repetition: per phase, per repetition, per rank.
+  std::map<int, std::vector<std::vector<double>>> per_rank_by_rep;
+  auto rank_by_rep = [&](int phase, std::size_t rep) -> std::vector<double>& {
+    auto& v = per_rank_by_rep[phase];
+    if (v.empty()) v.assign(reps, std::vector<double>(static_cast<std::size_t>(o.nprocs), 0.0));
+    return v[rep];
+  };
+  for (std::size_t i = 0; i + 2 + reps <= all_repetition_seconds.size(); i += 2 + reps) {
+    const int phase = static_cast<int>(all_repetition_seconds[i]);
+    const auto rank = static_cast<std::size_t>(all_repetition_seconds[i + 1]);
+    for (std::size_t rep = 0; rep < reps; ++rep)
+      rank_by_rep(phase, rep)[rank] += all_repetition_seconds[i + 2 + rep];
+  }
+  std::map<std::tuple<int, int, int>, std::vector<std::pair<double, double>>> calls_by_rep;
+  for (std::size_t i = 0; i + 3 + 2 * reps <= all_repetition_completions.size();
+       i += 3 + 2 * reps) {
+    auto& parts = calls_by_rep[{static_cast<int>(all_repetition_completions[i]),
+                                static_cast<int>(all_repetition_completions[i + 1]),
+                                static_cast<int>(all_repetition_completions[i + 2])}];
+    parts.resize(reps);
+    for (std::size_t rep = 0; rep < reps; ++rep) {
+      parts[rep].first += all_repetition_completions[i + 3 + rep];
+      parts[rep].second =
+          std::max(parts[rep].second, all_repetition_completions[i + 3 + reps + rep]);
+    }
+  }
+  for (const auto& [key, parts] : calls_by_rep) {
+    for (std::size_t rep = 0; rep < reps; ++rep) {
+      rank_by_rep(std::get<0>(key), rep)[static_cast<std::size_t>(std::get<1>(key))] +=
+          parts[rep].first + parts[rep].second;
+    }
+  }
   std::vector<int> phases = o.phases;
   if (phases.empty())
     for (int p = 0; p < static_cast<int>(trace->phases().size()); ++p) phases.push_back(p);
@@ -422,6 +476,13 @@ int replay(int argc, char** argv) {
     if (v.empty()) v.assign(static_cast<std::size_t>(o.nprocs), 0.0);
     ph.per_rank = spread_of(v);
     ph.phase_et = ph.per_rank.max;
+    // The slowest rank's time in each measured repetition, and their spread.
+    std::vector<double> slowest;
+    for (std::size_t rep = 0; rep < reps; ++rep) {
+      const std::vector<double>& ranks = rank_by_rep(p, rep);
+      slowest.push_back(*std::max_element(ranks.begin(), ranks.end()));
+    }
+    ph.by_repetition = spread_of(slowest);
     double own = 0, noise_sum = 0;
     for (std::size_t k = 0; k < r.step_log.size(); ++k) {
       if (r.step_log[k].phase != p) continue;

@@ -106,9 +106,13 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     noise_bytes = t.mean_bytes;
     if (slot == 0) counts.noise_messages = noise * pairs;
   }
-  // Per unit: its time summed over the measured repetitions (a completion's first unit also
-  // gets the compute before it, kept apart in `computes`).
-  std::vector<double> sums(measured_.size(), 0.0), computes(program_.steps.size(), 0.0);
+  // Per measured repetition and unit: its time (a completion's first unit also gets the
+  // compute before it, kept apart in `computes`).
+  const auto measured_repetitions = static_cast<std::size_t>(options_.repetitions);
+  std::vector<std::vector<double>> times(measured_repetitions,
+                                         std::vector<double>(measured_.size(), 0.0));
+  std::vector<std::vector<double>> computes(measured_repetitions,
+                                            std::vector<double>(program_.steps.size(), 0.0));
   std::vector<double> done;
   const int repetitions = 1 + options_.repetitions;
   for (int rep = 0; rep < repetitions; ++rep) {
@@ -133,15 +137,17 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
       }
       const double ended = now();
       if (measuring && !peers.empty()) {
-        if (measured_[unit]) computes[i] += called - previous;
+        if (measured_[unit]) computes[static_cast<std::size_t>(rep - 1)][i] += called - previous;
         for (std::size_t k = 0; k < peers.size(); ++k)
-          if (measured_[unit + k]) sums[unit + k] += done[k] - called;
+          if (measured_[unit + k])
+            times[static_cast<std::size_t>(rep - 1)][unit + k] += done[k] - called;
       } else if (timed) {
         const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
-        sums[unit] += fitted ? called - previous +
-                                   options_.fitted->at(CollectiveShape{
-                                       call.op, call.bytes, call.rbytes, trace_.nprocs()})
-                             : ended - previous;
+        times[static_cast<std::size_t>(rep - 1)][unit] +=
+            fitted ? called - previous +
+                         options_.fitted->at(
+                             CollectiveShape{call.op, call.bytes, call.rbytes, trace_.nprocs()})
+                   : ended - previous;
       }
       previous = ended;
     }
@@ -153,23 +159,45 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
   if (black_hole_ >= 0) send_control(Control{}, black_hole_, comms_.control);
   if (!warmup && !collectives_only_) {
     const double reps = options_.repetitions;
+    // Over the measured repetitions: a unit's total time, a call's total compute.
+    auto summed = [](const std::vector<std::vector<double>>& by_rep, std::size_t k) {
+      double sum = 0;
+      for (const std::vector<double>& r : by_rep) sum += r[k];
+      return sum;
+    };
     double total = 0;
+    std::vector<double> total_by_rep(measured_repetitions, 0.0);
     for (std::size_t i = 0; i < program_.steps.size(); ++i) {
       const std::uint32_t first = first_unit_[i], end = first_unit_[i + 1];
       counts.measured += std::count(measured_.begin() + first, measured_.begin() + end, 1);
       if (completion_peers_[i].empty()) {
-        if (measured_[first]) total += sums[first] / reps;
+        if (!measured_[first]) continue;
+        total += summed(times, first) / reps;
+        for (std::size_t r = 0; r < measured_repetitions; ++r) total_by_rep[r] += times[r][first];
         continue;
       }
       if (std::find(measured_.begin() + first, measured_.begin() + end, 1) ==
           measured_.begin() + end)
         continue;
       CompletionPart& part = completions_[{phase_, rank_, static_cast<std::uint32_t>(i)}];
-      if (measured_[first]) part.compute += computes[i] / reps;
-      for (std::uint32_t u = first; u < end; ++u)
-        if (measured_[u]) part.latest = std::max(part.latest, sums[u] / reps);
+      part.compute_by_repetition.resize(measured_repetitions, 0.0);
+      part.latest_by_repetition.resize(measured_repetitions, 0.0);
+      if (measured_[first]) {
+        part.compute += summed(computes, i) / reps;
+        for (std::size_t r = 0; r < measured_repetitions; ++r)
+          part.compute_by_repetition[r] += computes[r][i];
+      }
+      for (std::uint32_t u = first; u < end; ++u) {
+        if (!measured_[u]) continue;
+        part.latest = std::max(part.latest, summed(times, u) / reps);
+        for (std::size_t r = 0; r < measured_repetitions; ++r)
+          part.latest_by_repetition[r] = std::max(part.latest_by_repetition[r], times[r][u]);
+      }
     }
     seconds_[{phase_, rank_}] += total;
+    std::vector<double>& by_rep = repetition_seconds_[{phase_, rank_}];
+    by_rep.resize(measured_repetitions, 0.0);
+    for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];
   }
   return counts;
 }

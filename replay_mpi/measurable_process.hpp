@@ -48,11 +48,19 @@ class MeasurableProcess {
   // Per (phase, rank): the sum of the mean times per repetition of the calls other than
   // completions that this process measured.
   const std::map<std::pair<int, std::int32_t>, double>& rank_seconds() const { return seconds_; }
+  // The same per measured repetition (not averaged), for the spread over repetitions.
+  const std::map<std::pair<int, std::int32_t>, std::vector<double>>& rank_repetition_seconds()
+      const {
+    return repetition_seconds_;
+  }
   // A completion call's time is its compute (measured with its first unit) plus the latest of
   // its peers' completion times (each measured with its unit), perhaps by different processes.
   struct CompletionPart {
     double compute = 0;
     double latest = 0;  // the latest of the units measured here
+    // The same per measured repetition (compute and latest unit of that repetition alone).
+    std::vector<double> compute_by_repetition;
+    std::vector<double> latest_by_repetition;
   };
   using CompletionKey = std::tuple<int, std::int32_t, std::uint32_t>;  // phase, rank, call
   const std::map<CompletionKey, CompletionPart>& completions() const { return completions_; }
@@ -123,6 +131,7 @@ class MeasurableProcess {
   CollectiveCall collective_;
 
   std::map<std::pair<int, std::int32_t>, double> seconds_;
+  std::map<std::pair<int, std::int32_t>, std::vector<double>> repetition_seconds_;
   std::map<CompletionKey, CompletionPart> completions_;
   std::vector<MessageResult> messages_;
 };

@@ -47,6 +47,7 @@ ordered_json to_json(const ReplayResult& r) {
                       {"weight", p.weight},
                       {"phase_et_seconds", p.phase_et},
                       {"per_rank_seconds", spread_json(p.per_rank)},
+                      {"phase_et_by_repetition_seconds", spread_json(p.by_repetition)},
                       {"steps", p.steps},
                       {"collectives", p.collectives},
                       {"app_network_messages", p.app_network_messages},
@@ -137,6 +138,10 @@ ReplayResult read_replay_result(const std::filesystem::path& file) {
         ph.per_rank.min = core::json_number(s.at("min"), 0);
         ph.per_rank.mean = core::json_number(s.at("mean"), 0);
         ph.per_rank.max = core::json_number(s.at("max"), 0);
+        const json& by_rep = p.at("phase_et_by_repetition_seconds");
+        ph.by_repetition.min = core::json_number(by_rep.at("min"), 0);
+        ph.by_repetition.mean = core::json_number(by_rep.at("mean"), 0);
+        ph.by_repetition.max = core::json_number(by_rep.at("max"), 0);
         ph.steps = core::json_int32(p.at("steps"), 0);
         p.at("collectives").get_to(ph.collectives);
         ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);

@@ -22,6 +22,8 @@ struct PhaseResult {
   double weight = 0;
   double phase_et = 0;  // the slowest rank's mean time per measured repetition (s)
   Spread per_rank;      // each rank's mean time per measured repetition (s)
+  // Over the measured repetitions, the slowest rank's time in each (s): the PhaseET's spread.
+  Spread by_repetition;
   int steps = 0;
   std::string collectives;  // "none", "live" (all members loaded) or "fit" (collective_fit.hpp)
   // Per repetition: the application's network messages at N, the mean over steps of those the

@@ -18,6 +18,7 @@
 #include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/phase_cross_check.hpp"
+#include "cli/prediction_interval.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/replay_launch.hpp"
 #include "cli/report_dir.hpp"
@@ -71,7 +72,7 @@ void progress(const std::string& what) {
 
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
-  std::string targets_text, out_dir, scaling = "strong", replay_launcher;
+  std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
   double threshold = 0.01, efficiency = 0.5, tolerance = 0.10;
   bool carry = false, force = false, allow_incomplete = false;
   SimulationFlags flags;
@@ -100,7 +101,11 @@ int run_predict(const Args& args) {
       "efficiency", po::value(&efficiency)->default_value(efficiency),
       "strong scaling: name the largest N whose parallel efficiency stays at least this")(
       "tolerance", po::value(&tolerance)->default_value(tolerance),
-      "with --replay-launcher: flag a phase whose PhaseETs differ by more than this fraction");
+      "with --replay-launcher: flag a phase whose PhaseETs differ by more than this fraction")(
+      "interval", po::value(&interval)->default_value(interval),
+      "fits: bound every PET by simulating the model with every weight, volume and compute fit "
+      "at the low and at the high end of its error (two more simulations per N); none: no "
+      "interval. Not with --carry-nearest (carried phases have no fits)");
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
@@ -116,6 +121,17 @@ int run_predict(const Args& args) {
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
   if (!(tolerance > 0) || !std::isfinite(tolerance)) {
     throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  }
+  if (interval != "fits" && interval != "none") {
+    throw UsageError(fmt::format("--interval '{}' is neither fits nor none", interval));
+  }
+  if (carry && interval == "fits") {
+    if (!(*parsed)["interval"].defaulted()) {
+      throw UsageError(
+          "--interval fits contradicts --carry-nearest: a carried phase has no fits, so its "
+          "share of the PET would have no uncertainty (use --interval none)");
+    }
+    interval = "none";
   }
   if (scaling != "strong" && scaling != "weak") {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
@@ -181,6 +197,9 @@ int run_predict(const Args& args) {
   prediction.not_modelled = report::not_modelled(slt);
   prediction.coverage = report::coverage_lines(slt);
 
+  const std::optional<BoundSlts> bounds =
+      interval == "fits" ? std::optional<BoundSlts>(slt) : std::nullopt;
+  prediction.interval = interval == "fits" ? "fits" : "";
   std::set<std::int64_t> all(targets.begin(), targets.end());
   all.insert(traced.begin(), traced.end());
   std::size_t step = 0;
@@ -217,6 +236,17 @@ int run_predict(const Args& args) {
     }
     progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
                          result.cost.events, result.cost.wall_seconds));
+    if (bounds) {
+      progress(fmt::format("{} simulating the model's low and high bounds", where));
+      std::vector<std::string> names;
+      for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
+      point.pet_interval =
+          simulated_interval(*bounds, n, carry, options, result.pet, names, prediction.warnings);
+      if (point.pet_interval) {
+        progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where, point.pet_interval->low,
+                             point.pet_interval->high));
+      }
+    }
     if (!replay_launcher.empty()) {
       progress(fmt::format("{} replaying on the real machine: {}", where, replay_launcher));
       ReplayLaunch launch{replay_launcher,
@@ -228,6 +258,7 @@ int run_predict(const Args& args) {
       try {
         const replay::ReplayResult replayed = launch_replay(launch);
         point.replay_pet_seconds = replayed.pet;
+        if (bounds) point.replay_interval = replayed_interval(replayed);
         point.phase_checks = cross_check_phases(*trace, result, replayed, tolerance);
         for (const report::PhaseCheck& c : point.phase_checks) {
           if (c.flagged) {

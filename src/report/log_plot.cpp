@@ -24,10 +24,12 @@ std::string log_plot_panel(const PlotFrame& f, const std::vector<PlotSeries>& se
   double xlo = std::numeric_limits<double>::max(), xhi = 0;
   double ylo = std::numeric_limits<double>::max(), yhi = 0;
   for (const PlotSeries& s : series) {
-    for (const auto& [x, y] : s.points) {
-      if (x <= 0 || y <= 0) continue;
-      xlo = std::min(xlo, x), xhi = std::max(xhi, x);
-      ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+    for (const auto* edge : {&s.points, &s.upper}) {
+      for (const auto& [x, y] : *edge) {
+        if (x <= 0 || y <= 0) continue;
+        xlo = std::min(xlo, x), xhi = std::max(xhi, x);
+        ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+      }
     }
   }
   if (xhi == 0) return "";
@@ -62,6 +64,24 @@ std::string log_plot_panel(const PlotFrame& f, const std::vector<PlotSeries>& se
   const double legend = f.legend_left > 0 ? f.legend_left : left + 10;
   for (const PlotSeries& s : series) {
     if (s.points.empty()) continue;
+    if (!s.upper.empty()) {
+      std::string area;
+      for (const auto& [x, y] : s.points) {
+        area += fmt::format("{}{:.1f},{:.1f}", area.empty() ? "M" : " L", xa.pixel(x), ya.pixel(y));
+      }
+      for (auto it = s.upper.rbegin(); it != s.upper.rend(); ++it) {
+        area += fmt::format(" L{:.1f},{:.1f}", xa.pixel(it->first), ya.pixel(it->second));
+      }
+      out += fmt::format(
+          "<path d=\"{} Z\" fill=\"{}\" fill-opacity=\"0.2\" stroke=\"none\"/>\n"
+          "<rect x=\"{}\" y=\"{:.1f}\" width=\"24\" height=\"10\" fill=\"{}\" "
+          "fill-opacity=\"0.2\"/>\n"
+          "<text x=\"{}\" y=\"{:.1f}\" font-size=\"12\">{}</text>\n",
+          area, s.colour, legend, legend_y - 5, s.colour, legend + 30, legend_y + 4,
+          core::xml_escaped(s.name));
+      legend_y += 17;
+      continue;
+    }
     std::string path;
     for (const auto& [x, y] : s.points) {
       path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", xa.pixel(x), ya.pixel(y));

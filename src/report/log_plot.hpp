@@ -15,6 +15,9 @@ struct PlotSeries {
   bool line = true;
   bool dashed = false;
   bool squares = false;
+  // A band: `points` its lower edge and this its upper edge at the same x, drawn as a shaded
+  // area (no line, no markers) when not empty.
+  std::vector<std::pair<double, double>> upper = {};
 };
 
 struct PlotFrame {

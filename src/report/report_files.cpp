@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "core/text_file.hpp"
 
@@ -15,16 +17,22 @@ std::string prediction_table(const ScalingPrediction& p) {
   std::string out =
       fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
                   p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode);
-  out += fmt::format("{:>7} {:>14} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N", "PET (s)",
-                     "speedup", "efficiency", "measured (s)", "pred-meas", "covers", "");
+  out += fmt::format("{:>7} {:>14} {:>12} {:>12} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N",
+                     "PET (s)", "low (s)", "high (s)", "speedup", "efficiency", "measured (s)",
+                     "pred-meas", "covers", "");
   for (const PredictedPoint& pt : p.points) {
-    std::string measured = "-", difference = "-";
+    std::string measured = "-", difference = "-", low = "-", high = "-";
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.6g}", m->aet_seconds);
     if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
-    out += fmt::format("{:>7} {:>14.6g} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
-                       pt.pet_seconds, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
-                       100 * pt.covered, pt.traced ? "(traced n)" : "");
+    if (pt.pet_interval) {
+      low = fmt::format("{:.6g}", pt.pet_interval->low);
+      high = fmt::format("{:.6g}", pt.pet_interval->high);
+    }
+    out += fmt::format(
+        "{:>7} {:>14.6g} {:>12} {:>12} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
+        pt.pet_seconds, low, high, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
+        100 * pt.covered, pt.traced ? "(traced n)" : "");
   }
   out += fmt::format(
       "\n{} and efficiency against the smallest N above, on the same platform.\n"
@@ -33,8 +41,14 @@ std::string prediction_table(const ScalingPrediction& p) {
       "PET.\n"
       "measured: the traced run's AET on the machine it ran on. pred-meas compares the platform "
       "with that machine,\nnot only the model: runs with more ranks than cores are slowed by "
-      "sharing them.\n\nmodel fit at the training runs (largest error, %):\n",
-      p.weak_scaling ? "scaled speedup (N/n0 x PET(n0)/PET(N))" : "speedup (PET(n0)/PET(N))");
+      "sharing them.\n{}\nmodel fit at the training runs (largest error, %):\n",
+      p.weak_scaling ? "scaled speedup (N/n0 x PET(n0)/PET(N))" : "speedup (PET(n0)/PET(N))",
+      p.interval.empty()
+          ? ""
+          : "low, high: the PET with every weight, volume and compute fit of the model at the low "
+            "and at the high\nend of its error (the largest of its leave-one-out error, its "
+            "error at the training runs and\nits data's scatter); the platform's own error is "
+            "not in it.\n");
   out += fmt::format("  {:<12} {:>8} {:>8} {:>8}  {}\n", "phase", "weight", "volume", "compute",
                      "pattern; weight");
   for (const PhaseFit& f : p.fits) {
@@ -46,13 +60,19 @@ std::string prediction_table(const ScalingPrediction& p) {
                   [](const PredictedPoint& pt) { return pt.replay_pet_seconds.has_value(); })) {
     out += fmt::format(
         "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
-        "  {:>7} {:>14} {:>14} {:>10}\n",
-        "N", "simulated (s)", "replayed (s)", "difference");
+        "  {:>7} {:>14} {:>14} {:>10} {:>12} {:>12}\n",
+        "N", "simulated (s)", "replayed (s)", "difference", "low (s)", "high (s)");
     for (const PredictedPoint& pt : p.points) {
       if (!pt.replay_pet_seconds) continue;
-      out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}%\n", pt.n, pt.pet_seconds,
-                         *pt.replay_pet_seconds,
-                         100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds);
+      std::string low = "-", high = "-";
+      if (pt.replay_interval) {
+        low = fmt::format("{:.6g}", pt.replay_interval->low);
+        high = fmt::format("{:.6g}", pt.replay_interval->high);
+      }
+      out +=
+          fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}% {:>12} {:>12}\n", pt.n,
+                      pt.pet_seconds, *pt.replay_pet_seconds,
+                      100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds, low, high);
       for (const PhaseCheck& c : pt.phase_checks) {
         out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
                            c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
@@ -60,7 +80,9 @@ std::string prediction_table(const ScalingPrediction& p) {
       }
     }
     out += fmt::format(
-        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %)\n",
+        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %; low, "
+        "high: the replayed\n  PET with every phase at its fastest and at its slowest measured "
+        "repetition)\n",
         100 * p.tolerance);
   }
   if (p.weak_scaling) {
@@ -78,14 +100,77 @@ std::string prediction_table(const ScalingPrediction& p) {
   return out;
 }
 
-std::string prediction_csv(const ScalingPrediction& p) {
-  std::string out = "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds,covered\n";
+namespace {
+
+// The phases the cross-check compared at any point, in order of first appearance.
+std::vector<std::string> checked_phases(const ScalingPrediction& p) {
+  std::vector<std::string> names;
   for (const PredictedPoint& pt : p.points) {
-    std::string measured;
+    for (const PhaseCheck& c : pt.phase_checks) {
+      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
+    }
+  }
+  return names;
+}
+
+// A phase's name as a CSV column's prefix: "phase 0" -> "phase_0".
+std::string column_prefix(std::string name) {
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return c == ' ' || c == ','; }, '_');
+  return name;
+}
+
+}  // namespace
+
+std::string prediction_csv(const ScalingPrediction& p) {
+  const std::vector<std::string> phases = checked_phases(p);
+  const bool replayed = std::any_of(p.points.begin(), p.points.end(), [](const PredictedPoint& pt) {
+    return pt.replay_pet_seconds.has_value();
+  });
+  std::string out =
+      "n,pet_seconds,speedup,efficiency,traced,measured_aet_seconds,covered,pet_low_seconds,"
+      "pet_high_seconds";
+  if (replayed) out += ",replay_pet_seconds,replay_pet_low_seconds,replay_pet_high_seconds";
+  for (const std::string& name : phases) {
+    const std::string c = column_prefix(name);
+    out += fmt::format(
+        ",{0}_simulated_seconds,{0}_replayed_seconds,{0}_difference_pct,{0}_flagged,{0}_cause", c);
+  }
+  out += "\n";
+  for (const PredictedPoint& pt : p.points) {
+    std::string measured, low, high;
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.9g}", m->aet_seconds);
-    out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{},{:.6g}\n", pt.n, pt.pet_seconds,
-                       p.speedup(pt), p.efficiency(pt), pt.traced ? 1 : 0, measured, pt.covered);
+    if (pt.pet_interval) {
+      low = fmt::format("{:.9g}", pt.pet_interval->low);
+      high = fmt::format("{:.9g}", pt.pet_interval->high);
+    }
+    out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{},{:.6g},{},{}", pt.n, pt.pet_seconds,
+                       p.speedup(pt), p.efficiency(pt), pt.traced ? 1 : 0, measured, pt.covered,
+                       low, high);
+    if (replayed) {
+      std::string replay, replay_low, replay_high;
+      if (pt.replay_pet_seconds) replay = fmt::format("{:.9g}", *pt.replay_pet_seconds);
+      if (pt.replay_interval) {
+        replay_low = fmt::format("{:.9g}", pt.replay_interval->low);
+        replay_high = fmt::format("{:.9g}", pt.replay_interval->high);
+      }
+      out += fmt::format(",{},{},{}", replay, replay_low, replay_high);
+    }
+    for (const std::string& name : phases) {
+      const auto c = std::find_if(pt.phase_checks.begin(), pt.phase_checks.end(),
+                                  [&](const PhaseCheck& check) { return check.name == name; });
+      if (c == pt.phase_checks.end()) {
+        out += ",,,,,";
+        continue;
+      }
+      // The cause is words with commas; the CSV has no quoted fields, so they become ';'.
+      std::string cause = c->flagged ? c->cause : "";
+      std::replace(cause.begin(), cause.end(), ',', ';');
+      out += fmt::format(",{:.9g},{:.9g},{:.6g},{},{}", c->simulated_seconds, c->replayed_seconds,
+                         c->difference_pct(), c->flagged ? 1 : 0, cause);
+    }
+    out += "\n";
   }
   return out;
 }
@@ -113,7 +198,15 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                             {"covered", pt.covered},
                             {"omitted", pt.omitted}};
     if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
+    if (pt.pet_interval) {
+      point["pet_low_seconds"] = pt.pet_interval->low;
+      point["pet_high_seconds"] = pt.pet_interval->high;
+    }
     if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
+    if (pt.replay_interval) {
+      point["replay_pet_low_seconds"] = pt.replay_interval->low;
+      point["replay_pet_high_seconds"] = pt.replay_interval->high;
+    }
     if (!pt.phase_checks.empty()) {
       point["phase_checks"] = nlohmann::json::array();
       for (const PhaseCheck& c : pt.phase_checks) {
@@ -133,6 +226,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                   [](const PredictedPoint& pt) { return !pt.phase_checks.empty(); })) {
     j["tolerance"] = p.tolerance;
   }
+  if (!p.interval.empty()) j["interval"] = p.interval;
   if (!p.weak_scaling) {
     nlohmann::json best = {{"efficiency_threshold", p.min_efficiency}};
     if (const auto b = p.best_simulated()) best["simulated"] = best_n_json(*b);

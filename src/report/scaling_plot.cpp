@@ -37,7 +37,9 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
   Series speedup{{}, kPredicted, p.weak_scaling ? "predicted scaled speedup" : "predicted speedup"};
   Series measured_speedup{{}, kMeasured, "measured speedup", false, false, true};
   Series ideal{{}, kIdeal, "ideal speedup (N / n0)", true, true};
+  Series band{{}, kPredicted, "PET interval (the model's fits at their bounds)"};
   Series replayed{{}, kReplayed, "replayed PET (Synthetic Signature)"};
+  Series replayed_band{{}, kReplayed, "replayed PET over its measured repetitions"};
   Series flagged{
       {},    kFlagged, fmt::format("a phase differs by more than {:g} %", 100 * p.tolerance),
       false, false,    true};
@@ -46,9 +48,17 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
   for (const PredictedPoint& pt : p.points) {
     const auto n = static_cast<double>(pt.n);
     pet.points.emplace_back(n, pt.pet_seconds);
+    if (pt.pet_interval) {
+      band.points.emplace_back(n, pt.pet_interval->low);
+      band.upper.emplace_back(n, pt.pet_interval->high);
+    }
     speedup.points.emplace_back(n, p.speedup(pt));
     ideal.points.emplace_back(n, n / n0);
     if (pt.replay_pet_seconds) replayed.points.emplace_back(n, *pt.replay_pet_seconds);
+    if (pt.replay_interval) {
+      replayed_band.points.emplace_back(n, pt.replay_interval->low);
+      replayed_band.upper.emplace_back(n, pt.replay_interval->high);
+    }
     if (std::any_of(pt.phase_checks.begin(), pt.phase_checks.end(),
                     [](const PhaseCheck& c) { return c.flagged; })) {
       flagged.points.emplace_back(n, pt.replay_pet_seconds.value_or(pt.pet_seconds));
@@ -65,7 +75,7 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
                          fmt::format("{}  -  {} scaling on {} ({})", p.application,
                                      p.weak_scaling ? "weak" : "strong", p.platform, p.mode));
   svg += panel(90, 470, "Predicted run time", "run time (log scale)",
-               {pet, measured, replayed, flagged}, 10, seconds_label);
+               {band, pet, measured, replayed_band, replayed, flagged}, 10, seconds_label);
   svg += panel(600, 980,
                fmt::format("{} over N = {}", p.weak_scaling ? "Scaled speedup" : "Speedup",
                            p.points.front().n),

@@ -23,6 +23,13 @@ struct PhaseCheck {
   double difference_pct() const;
 };
 
+// A prediction's low and high bound (seconds).
+struct Interval {
+  double low = 0;
+  double high = 0;
+  bool contains(double t) const { return low <= t && t <= high; }
+};
+
 struct PredictedPoint {
   std::int64_t n = 0;
   bool traced = false;  // a training run's n: the prediction can be held against the run
@@ -38,6 +45,11 @@ struct PredictedPoint {
   // the simulator's.
   std::optional<double> replay_pet_seconds;
   std::vector<PhaseCheck> phase_checks = {};  // per phase, when replayed in per-phase mode
+  // The PET's bounds from the model's own uncertainty: the SLT's low and high instantiations
+  // simulated alike (absent with --interval none, or when a bound could not be simulated).
+  std::optional<Interval> pet_interval = {};
+  // The replayed PET's spread over the replay's measured repetitions.
+  std::optional<Interval> replay_interval = {};
 };
 
 // A traced run: its AET (the longest traced time of any rank) on the machine it ran on.
@@ -70,6 +82,8 @@ struct ScalingPrediction {
   // The relative difference between the predictors' PhaseETs above which a phase is flagged
   // (p3s predict --tolerance).
   double tolerance = 0.10;
+  // How the PETs' intervals were made: "fits" (the model's fits at their bounds), or empty.
+  std::string interval;
   std::vector<PredictedPoint> points;  // by n
   std::vector<MeasuredRun> measured;   // by n
   std::vector<PhaseFit> fits;

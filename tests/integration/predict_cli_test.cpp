@@ -20,6 +20,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "csv_rows.hpp"
@@ -124,7 +125,8 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
   const auto rows = csv_rows(slurp(dir / "prediction.csv"));
   ASSERT_EQ(rows.size(), points.size() + 1);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
-                                               "traced", "measured_aet_seconds", "covered"}));
+                                               "traced", "measured_aet_seconds", "covered",
+                                               "pet_low_seconds", "pet_high_seconds"}));
   std::map<std::int64_t, double> measured;
   for (const auto& m : j.at("measured")) {
     measured[m.at("n").get<std::int64_t>()] = m.at("aet_seconds").get<double>();
@@ -133,7 +135,7 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
     const auto& pt = points[i];
     const auto& row = rows[i + 1];
     SCOPED_TRACE("CSV row " + std::to_string(i + 1));
-    ASSERT_EQ(row.size(), 7u);
+    ASSERT_EQ(row.size(), 9u);
     EXPECT_EQ(std::stoll(row[0]), pt.at("n").get<std::int64_t>());
     expect_relative(std::stod(row[1]), pt.at("pet_seconds").get<double>(), 1e-8, "pet_seconds");
     expect_relative(std::stod(row[2]), pt.at("speedup").get<double>(), 1e-5, "speedup");
@@ -146,7 +148,35 @@ void expect_report_consistent(const fs::path& dir, bool weak) {
       expect_relative(std::stod(row[5]), m->second, 1e-8, "measured_aet_seconds");
     }
     expect_relative(std::stod(row[6]), pt.at("covered").get<double>(), 1e-5, "covered");
+    ASSERT_TRUE(pt.contains("pet_low_seconds") && pt.contains("pet_high_seconds")) << pt.dump();
+    expect_relative(std::stod(row[7]), pt.at("pet_low_seconds").get<double>(), 1e-8, "low");
+    expect_relative(std::stod(row[8]), pt.at("pet_high_seconds").get<double>(), 1e-8, "high");
   }
+}
+
+// The interval at a point: [pet_low_seconds, pet_high_seconds] around pet_seconds.
+std::pair<double, double> interval_of(const nlohmann::json& point) {
+  const double low = point.value("pet_low_seconds", 0.0),
+               high = point.value("pet_high_seconds", 0.0);
+  EXPECT_TRUE(point.contains("pet_low_seconds") && point.contains("pet_high_seconds"))
+      << point.dump(2);
+  EXPECT_LE(low, point.at("pet_seconds").get<double>());
+  EXPECT_GE(high, point.at("pet_seconds").get<double>());
+  return {low, high};
+}
+
+// The truth inside the interval, printed with how wide the interval is.
+void expect_within_interval(const std::string& what, const nlohmann::json& point, double truth) {
+  const auto [low, high] = interval_of(point);
+  const double pet = point.at("pet_seconds").get<double>();
+  std::printf(
+      "%s N=%lld: smpirun %.6g s, PET %.6g s (%+.2f %%), interval [%.6g, %.6g] s "
+      "(%+.2f %%, %+.2f %%): %s\n",
+      what.c_str(), static_cast<long long>(point.at("n").get<std::int64_t>()), truth, pet,
+      100 * (pet - truth) / truth, low, high, 100 * (low - pet) / pet, 100 * (high - pet) / pet,
+      low <= truth && truth <= high ? "inside" : "OUTSIDE");
+  EXPECT_LE(low, truth) << point.dump(2);
+  EXPECT_GE(high, truth) << point.dump(2);
 }
 
 std::size_t occurrences(const std::string& text, const std::string& what) {
@@ -192,7 +222,11 @@ TEST(PredictCli, StencilReportAgainstSmpirun) {
     EXPECT_EQ(pt.at("traced").get<bool>(), training);
     const double pet = pt.at("pet_seconds").get<double>();
     if (training) expect_relative(pet, t.simulated.at(n), kTolerance, "PET against smpirun");
-    if (n == 256) expect_relative(pet, truth256, kTolerance, "PET against smpirun");
+    if (n == 256) {
+      expect_relative(pet, truth256, kTolerance, "PET against smpirun");
+      // Issue 13: the model's own uncertainty brackets the truth at the held-back N.
+      expect_within_interval("stencil2d", pt, truth256);
+    }
     EXPECT_GT(pt.at("simulated_events").get<std::int64_t>(), 0);
 
     // Its simulation, as written beside the report.
@@ -291,30 +325,64 @@ TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
 // 512 x 512 block the same phase computes 2.6 ms per iteration against some 0.2 ms of
 // communication at 4 us: compute-bound, so 4x the latency moves it by less than 10 % and it is
 // not flagged.
+// The Synthetic Signature replayed under smpirun on default.xml (p3s-replay-smpi on R
+// processes, 32 unless told, compute in simulated time) as the "real machine" of the
+// cross-check, and SimGrid on a platform of the test's choosing: `p3s predict
+// --replay-launcher` at N = 256 into DIR/OUT.
+class ReplayCrossCheck {
+ public:
+  explicit ReplayCrossCheck(fs::path dir, int processes = 32) : dir_(std::move(dir)) {
+    fs::create_directories(dir_ / "smpi-replay");
+    launcher_ = "env -C " + (dir_ / "smpi-replay").string() + " " + P3S_SMPIRUN + " -platform " +
+                kPlatform + " --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 -np " +
+                std::to_string(processes);
+  }
+  // Default.xml with every link's latency 4 times longer (4 us), written once.
+  std::string slow_platform() {
+    const fs::path slow = dir_ / "latency4x.xml";
+    if (!fs::exists(slow)) {
+      const CommandResult written =
+          p3s({"platform", "-o", slow.string(), "--hosts", "4096", "--latency", "4us"});
+      EXPECT_EQ(written.exit_code, 0) << written.output;
+    }
+    return slow.string();
+  }
+  nlohmann::json predict(const std::string& platform, const std::string& out,
+                         const SmpiTraining& training) const {
+    std::vector<std::string> args = {"env", std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_SMPI_BIN,
+                                     p3s_bin(), "predict", "--runs"};
+    args.insert(args.end(), training.runs.begin(), training.runs.end());
+    args.insert(args.end(), {"--targets", "256", "--platform", platform, "-o",
+                             (dir_ / out).string(), "--replay-launcher", launcher_});
+    const CommandResult r = run_command(args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return read_json(dir_ / out / "prediction.json");
+  }
+
+ private:
+  fs::path dir_;
+  std::string launcher_;
+};
+
+// The point at N in a prediction's JSON (null when there is none, with the test failed).
+nlohmann::json point_at(const nlohmann::json& prediction, std::int64_t n) {
+  for (const auto& pt : prediction.at("points")) {
+    if (pt.at("n").get<std::int64_t>() == n) return pt;
+  }
+  ADD_FAILURE() << "no point at N = " << n << " in " << prediction.dump(2);
+  return nullptr;
+}
+
 TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
   const fs::path dir = scratch_dir("predict-cli-cross-check");
   SmpiTraining t;
   train(dir, t);
   if (HasFatalFailure()) return;
-  const fs::path slow = dir / "latency4x.xml";
-  const CommandResult written =
-      p3s({"platform", "-o", slow.string(), "--hosts", "4096", "--latency", "4us"});
-  ASSERT_EQ(written.exit_code, 0) << written.output;
-  fs::create_directories(dir / "smpi-replay");
-  const std::string launcher = "env -C " + (dir / "smpi-replay").string() + " " + P3S_SMPIRUN +
-                               " -platform " + kPlatform +
-                               " --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 -np 32";
-
+  ReplayCrossCheck check(dir);
+  const std::string slow = check.slow_platform();
   auto predict = [&](const std::string& platform, const std::string& out,
                      const SmpiTraining& training) {
-    std::vector<std::string> args = {"env", std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_SMPI_BIN,
-                                     p3s_bin(), "predict", "--runs"};
-    args.insert(args.end(), training.runs.begin(), training.runs.end());
-    args.insert(args.end(), {"--targets", "256", "--platform", platform, "-o", (dir / out).string(),
-                             "--replay-launcher", launcher});
-    const CommandResult r = run_command(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return read_json(dir / out / "prediction.json");
+    return check.predict(platform, out, training);
   };
 
   // The same platform: both predictors agree within the tolerance on every phase at every N.
@@ -335,13 +403,19 @@ TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
         EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
         EXPECT_FALSE(c.contains("cause"));
       }
+      // The replayed PET's spread over its measured repetitions holds the replayed PET.
+      ASSERT_TRUE(pt.contains("replay_pet_low_seconds")) << pt.dump(2);
+      EXPECT_LE(pt.at("replay_pet_low_seconds").get<double>(),
+                pt.at("replay_pet_seconds").get<double>());
+      EXPECT_GE(pt.at("replay_pet_high_seconds").get<double>(),
+                pt.at("replay_pet_seconds").get<double>());
     }
     EXPECT_EQ(slurp(dir / "same" / "prediction.txt").find("FLAGGED:"), std::string::npos);
   }
   // SimGrid on 4x the latency: the replay (1 us links) is faster, by more than 10 % at N = 256.
   {
     SCOPED_TRACE("B = A with 4x the latency");
-    const nlohmann::json j = predict(slow.string(), "slow", t);
+    const nlohmann::json j = predict(slow, "slow", t);
     bool seen = false;
     for (const auto& pt : j.at("points")) {
       if (pt.at("n").get<std::int64_t>() != 256) continue;
@@ -376,7 +450,7 @@ TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
     SmpiTraining big;
     train_from_smpi(dir / "big", "stencil2d", {"512", std::to_string(kIters)}, kTraining, big);
     if (HasFatalFailure()) return;
-    const nlohmann::json j = predict(slow.string(), "big-slow", big);
+    const nlohmann::json j = predict(slow, "big-slow", big);
     for (const auto& pt : j.at("points")) {
       SCOPED_TRACE("N = " + std::to_string(pt.at("n").get<std::int64_t>()));
       ASSERT_TRUE(pt.contains("phase_checks")) << pt.dump(2);
@@ -391,6 +465,122 @@ TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
         EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
       }
     }
+  }
+}
+
+// The per-phase columns of prediction.csv for the phase named `phase` at the row of N = n:
+// simulated, replayed, difference %, flagged, cause.
+std::vector<std::string> csv_phase_cells(const fs::path& report, const std::string& phase,
+                                         std::int64_t n) {
+  const auto rows = csv_rows(slurp(report / "prediction.csv"));
+  std::string prefix = phase;
+  std::replace(prefix.begin(), prefix.end(), ' ', '_');
+  const auto column =
+      std::find(rows.at(0).begin(), rows.at(0).end(), prefix + "_simulated_seconds");
+  if (column == rows.at(0).end()) {
+    ADD_FAILURE() << "no column " << prefix << "_simulated_seconds in prediction.csv";
+    return {};
+  }
+  EXPECT_EQ(*(column + 4), prefix + "_cause");
+  const auto first = static_cast<std::size_t>(column - rows.at(0).begin());
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].at(0) != std::to_string(n)) continue;
+    EXPECT_EQ(rows[i].size(), rows[0].size());
+    return {rows[i].begin() + static_cast<std::ptrdiff_t>(first),
+            rows[i].begin() + static_cast<std::ptrdiff_t>(first + 5)};
+  }
+  ADD_FAILURE() << "no row for N = " << n;
+  return {};
+}
+
+// The cross-check on an app with a compute-bound and a communication-bound phase in one run
+// (tests/apps/two_phase.c, 8 doubles per message): the first loop computes 200 us per
+// iteration against one 64 B sendrecv of a few us, the second computes 2 us around two 64 B
+// sendrecvs. SimGrid on 4x the latency of the replay's platform must flag the second
+// (communication) and not the first; on the same platform nothing is flagged at N = 256.
+// prediction.csv carries both PhaseETs, the difference, the flag and the cause per phase.
+// The replay runs R = N = 256 processes: with R = 32 (black holes standing in for the other
+// ranks) the Synthetic Signature times the sendrecv ring 41 % slower than smpirun's own run of
+// the app at N = 256 (and 13 to 40 % slower at N = 4..16), a disagreement of the replay with the
+// truth that the cross-check rightly flags, and not what this test is about.
+TEST(PredictCli, CrossCheckTellsTheCommunicationPhaseFromTheComputePhase) {
+  const fs::path dir = scratch_dir("predict-cli-cross-check-two-phase");
+  SmpiTraining t;
+  train_from_smpi(dir, "two_phase", {"8", "20"}, {4, 8, 16, 32}, t);
+  if (HasFatalFailure()) return;
+  ReplayCrossCheck check(dir, 256);
+  const std::string slow = check.slow_platform();
+  for (const bool same : {true, false}) {
+    SCOPED_TRACE(same ? "A = B" : "B = A with 4x the latency");
+    const std::string out = same ? "same" : "slow";
+    const nlohmann::json j = check.predict(same ? kPlatform : slow, out, t);
+    const nlohmann::json pt = point_at(j, 256);
+    ASSERT_TRUE(pt.is_object() && pt.contains("phase_checks")) << pt.dump(2);
+    int compute_bound = 0, communication_bound = 0;
+    for (const auto& c : pt.at("phase_checks")) {
+      const std::string name = c.at("name").get<std::string>();
+      const double weight = c.at("weight").get<double>();
+      const std::string cause = c.value("cause", "");
+      std::printf(
+          "two_phase %s, N = 256, %s (W = %g): simulated %.6g s, replayed %.6g s "
+          "(%+.1f %%) %s\n",
+          out.c_str(), name.c_str(), weight, c.at("simulated_phase_et_seconds").get<double>(),
+          c.at("replayed_phase_et_seconds").get<double>(), c.at("difference_pct").get<double>(),
+          cause.c_str());
+      const std::vector<std::string> cells = csv_phase_cells(dir / out, name, 256);
+      ASSERT_EQ(cells.size(), 5u);
+      expect_relative(std::stod(cells[0]), c.at("simulated_phase_et_seconds").get<double>(), 1e-8,
+                      "CSV simulated");
+      expect_relative(std::stod(cells[1]), c.at("replayed_phase_et_seconds").get<double>(), 1e-8,
+                      "CSV replayed");
+      EXPECT_NEAR(std::stod(cells[2]), c.at("difference_pct").get<double>(), 1e-3);
+      EXPECT_EQ(cells[3], c.at("flagged").get<bool>() ? "1" : "0");
+      if (weight == 20) {  // the compute-bound loop
+        ++compute_bound;
+        EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
+        EXPECT_EQ(cells[4], "");
+      } else if (weight == 200) {  // the communication-bound loop
+        ++communication_bound;
+        EXPECT_EQ(c.at("flagged").get<bool>(), !same) << c.dump();
+        if (!same) {
+          EXPECT_LT(c.at("difference_pct").get<double>(), -10.0) << c.dump();
+          EXPECT_TRUE(cause.starts_with("communication")) << cause;
+          EXPECT_NE(cause.find("64 B"), std::string::npos) << cause;
+          std::string csv_cause = cause;
+          std::replace(csv_cause.begin(), csv_cause.end(), ',', ';');
+          EXPECT_EQ(cells[4], csv_cause);
+        }
+      }
+    }
+    EXPECT_EQ(compute_bound, 1) << pt.dump(2);
+    EXPECT_EQ(communication_bound, 1) << pt.dump(2);
+  }
+}
+
+// The butterfly (4096 doubles per message, 40 iterations) trained from SMPI at n = 4..32:
+// at N = 256 smpirun's own time lies inside the PET's interval, and the replay on the same
+// platform agrees with the simulation on every phase (nothing flagged).
+TEST(PredictCli, ButterflyIntervalAndCrossCheckAtN256) {
+  const fs::path dir = scratch_dir("predict-cli-butterfly");
+  const std::vector<std::string> args = {"4096", "40"};
+  SmpiTraining t;
+  train_from_smpi(dir, "butterfly", args, {4, 8, 16, 32}, t);
+  if (HasFatalFailure()) return;
+  const CommandResult truth_run = smpirun_declared(dir / "truth256", 256, "butterfly", args);
+  ASSERT_EQ(truth_run.exit_code, 0) << truth_run.output;
+  const std::optional<double> truth = smpi_simulated_time(truth_run.output);
+  ASSERT_TRUE(truth) << truth_run.output;
+
+  const nlohmann::json j = ReplayCrossCheck(dir).predict(kPlatform, "same", t);
+  const nlohmann::json pt = point_at(j, 256);
+  ASSERT_TRUE(pt.is_object());
+  expect_within_interval("butterfly", pt, *truth);
+  ASSERT_TRUE(pt.contains("phase_checks")) << pt.dump(2);
+  ASSERT_FALSE(pt.at("phase_checks").empty());
+  for (const auto& c : pt.at("phase_checks")) {
+    std::printf("butterfly A = B, N = 256, %s: %+.1f %%\n", c.at("name").get<std::string>().c_str(),
+                c.at("difference_pct").get<double>());
+    EXPECT_FALSE(c.at("flagged").get<bool>()) << c.dump();
   }
 }
 
@@ -424,6 +614,10 @@ TEST(PredictCli, BadInputFailsWithAClearMessage) {
       {{"--targets", "64", "--repetitions", "0"}, 2, "--repetitions"},
       {{"--targets", "64", "--scaling", "sideways"}, 2, "sideways"},
       {{"--targets", "64", "--cfg", "foo"}, 2, "'foo'"},
+      {{"--targets", "64", "--interval", "sample"}, 2, "--interval 'sample'"},
+      {{"--targets", "64", "--interval", "fits", "--carry-nearest"},
+       2,
+       "--interval fits contradicts --carry-nearest"},
       {{"--mapping", "block"}, 2, "--targets"},  // required
       {{"--targets", "64"}, 1, run},             // the run directory does not exist
   };

@@ -185,18 +185,22 @@ TEST(PredictionCsv, OneRowPerPoint) {
   const auto rows = testing::csv_rows(prediction_csv(p));
   ASSERT_EQ(rows.size(), 1 + p.points.size());
   EXPECT_EQ(rows[0], (std::vector<std::string>{"n", "pet_seconds", "speedup", "efficiency",
-                                               "traced", "measured_aet_seconds", "covered"}));
-  // n, PET, S = 10 / PET, E = S x 4 / n, traced, the run's AET (empty: none at 64), covered.
+                                               "traced", "measured_aet_seconds", "covered",
+                                               "pet_low_seconds", "pet_high_seconds"}));
+  // n, PET, S = 10 / PET, E = S x 4 / n, traced, the run's AET (empty: none at 64), covered,
+  // and no interval (empty).
   const double expected[3][4] = {{4, 10, 1, 1}, {16, 4, 2.5, 0.625}, {64, 2, 5, 0.3125}};
   const char* traced[] = {"1", "1", "0"};
   const char* aet[] = {"8", "5", ""};
   for (std::size_t i = 0; i < 3; ++i) {
     SCOPED_TRACE("row " + std::to_string(i + 1));
-    ASSERT_EQ(rows[i + 1].size(), 7u);
+    ASSERT_EQ(rows[i + 1].size(), 9u);
     for (std::size_t k = 0; k < 4; ++k) EXPECT_DOUBLE_EQ(std::stod(rows[i + 1][k]), expected[i][k]);
     EXPECT_EQ(rows[i + 1][4], traced[i]);
     EXPECT_EQ(rows[i + 1][5], aet[i]);
     EXPECT_EQ(rows[i + 1][6], "1");
+    EXPECT_EQ(rows[i + 1][7], "");
+    EXPECT_EQ(rows[i + 1][8], "");
   }
 }
 
@@ -675,6 +679,96 @@ TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
   const std::string svg = scaling_plot_svg(p);
   EXPECT_NE(svg.find("a phase differs by more than 20 %"), std::string::npos);
   EXPECT_NE(svg.find("replayed PET (Synthetic Signature)"), std::string::npos);
+
+  // prediction.csv: the replayed PET's three columns (empty where not replayed), then five
+  // columns per phase checked, empty where a point has no check; the cause's commas turned to
+  // ';' (the CSV has no quoted fields).
+  p.points[2].phase_checks[0].cause = "communication: 512 B, 4 between nodes";
+  const auto rows = testing::csv_rows(prediction_csv(p));
+  ASSERT_EQ(rows.size(), 4u);
+  const std::vector<std::string> phase_columns(rows[0].begin() + 12, rows[0].end());
+  EXPECT_EQ(phase_columns, (std::vector<std::string>{
+                               "phase_1_simulated_seconds", "phase_1_replayed_seconds",
+                               "phase_1_difference_pct", "phase_1_flagged", "phase_1_cause",
+                               "phase_2_simulated_seconds", "phase_2_replayed_seconds",
+                               "phase_2_difference_pct", "phase_2_flagged", "phase_2_cause"}));
+  for (std::size_t i = 1; i <= 2; ++i) {
+    ASSERT_EQ(rows[i].size(), 22u);
+    for (std::size_t k = 9; k < 22; ++k) EXPECT_EQ(rows[i][k], "") << "row " << i << " " << k;
+  }
+  ASSERT_EQ(rows[3].size(), 22u);
+  EXPECT_EQ(rows[3][9], "2.5");
+  EXPECT_EQ(rows[3][10], "");  // no interval for the replay in this prediction
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][12]), 0.04);
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][13]), 0.06);
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][14]), 50.0);
+  EXPECT_EQ(rows[3][15], "1");
+  EXPECT_EQ(rows[3][16], "communication: 512 B; 4 between nodes");
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][19]), -10.0);
+  EXPECT_EQ(rows[3][20], "0");
+  EXPECT_EQ(rows[3][21], "");
+}
+
+TEST(PredictionReport, IntervalInTableCsvJsonAndBand) {
+  ScalingPrediction p = three_points(10, 4, 2, false);
+  EXPECT_FALSE(prediction_json(p).contains("interval"));
+  EXPECT_EQ(scaling_plot_svg(p).find("fill-opacity"), std::string::npos);
+  p.interval = "fits";
+  p.points[0].pet_interval = Interval{9, 11.5};
+  p.points[2].pet_interval = Interval{1.5, 2.25};
+  EXPECT_TRUE(p.points[0].pet_interval->contains(9));
+  EXPECT_FALSE(p.points[0].pet_interval->contains(11.6));
+
+  const nlohmann::json j = prediction_json(p);
+  EXPECT_EQ(j["interval"].get<std::string>(), "fits");
+  EXPECT_DOUBLE_EQ(j["points"][0]["pet_low_seconds"].get<double>(), 9);
+  EXPECT_DOUBLE_EQ(j["points"][0]["pet_high_seconds"].get<double>(), 11.5);
+  EXPECT_FALSE(j["points"][1].contains("pet_low_seconds"));
+  EXPECT_DOUBLE_EQ(j["points"][2]["pet_high_seconds"].get<double>(), 2.25);
+
+  const auto rows = testing::csv_rows(prediction_csv(p));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1][7], "9");
+  EXPECT_EQ(rows[1][8], "11.5");
+  EXPECT_EQ(rows[2][7], "");
+  EXPECT_EQ(rows[3][7], "1.5");
+
+  const std::string table = prediction_table(p);
+  EXPECT_NE(table.find("low (s)"), std::string::npos) << table;
+  EXPECT_TRUE(std::regex_search(table, std::regex(R"(\n +4 +10 +9 +11\.5 )"))) << table;
+  EXPECT_TRUE(std::regex_search(table, std::regex(R"(\n +16 +4 +- +- )"))) << table;
+  EXPECT_NE(table.find("low, high: the PET with every weight, volume and compute fit"),
+            std::string::npos)
+      << table;
+
+  // The replay's interval (its measured repetitions' spread): in the JSON, in the table's
+  // replay section, in three CSV columns after the simulation's interval.
+  p.points[2].replay_pet_seconds = 2.5;
+  p.points[2].replay_interval = Interval{2.4, 2.75};
+  const nlohmann::json replayed = prediction_json(p);
+  EXPECT_DOUBLE_EQ(replayed["points"][2]["replay_pet_low_seconds"].get<double>(), 2.4);
+  EXPECT_DOUBLE_EQ(replayed["points"][2]["replay_pet_high_seconds"].get<double>(), 2.75);
+  EXPECT_FALSE(replayed["points"][0].contains("replay_pet_low_seconds"));
+  const auto replayed_rows = testing::csv_rows(prediction_csv(p));
+  ASSERT_EQ(replayed_rows[0].size(), 12u);
+  EXPECT_EQ(replayed_rows[0][9], "replay_pet_seconds");
+  EXPECT_EQ(replayed_rows[0][11], "replay_pet_high_seconds");
+  EXPECT_EQ(replayed_rows[1][9], "");
+  EXPECT_EQ(replayed_rows[3][9], "2.5");
+  EXPECT_EQ(replayed_rows[3][10], "2.4");
+  EXPECT_EQ(replayed_rows[3][11], "2.75");
+  EXPECT_TRUE(std::regex_search(prediction_table(p),
+                                std::regex(R"(\n +64 +2 +2\.5 +\+25\.0% +2\.4 +2\.75\n)")))
+      << prediction_table(p);
+  EXPECT_NE(scaling_plot_svg(p).find("replayed PET over its measured repetitions"),
+            std::string::npos);
+
+  // The band: one shaded path through both bounded points (low edge, then high edge back).
+  const std::string svg = scaling_plot_svg(p);
+  EXPECT_NE(svg.find("PET interval (the model's fits at their bounds)"), std::string::npos);
+  const std::regex band(R"(<path d="M[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ )"
+                        R"(L[0-9.]+,[0-9.]+ Z" fill="#1f5fbf" fill-opacity="0.2")");
+  EXPECT_TRUE(std::regex_search(svg, band)) << svg;
 }
 
 }  // namespace

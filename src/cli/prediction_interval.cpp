@@ -1,0 +1,68 @@
+#include "cli/prediction_interval.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cli/checked_trace.hpp"
+#include "model/slt_bounds.hpp"
+#include "sim/simulate.hpp"
+
+namespace p3s::cli {
+
+BoundSlts::BoundSlts(const model::Slt& slt)
+    : low(model::slt_at_bound(slt, model::FitBound::Low)),
+      high(model::slt_at_bound(slt, model::FitBound::High)) {}
+
+std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
+                                                   bool carry_nearest,
+                                                   const sim::SimOptions& options, double pet,
+                                                   const std::vector<std::string>& phases,
+                                                   std::vector<std::string>& warnings) {
+  report::Interval interval{pet, pet};
+  for (const auto& [name, slt] : {std::pair{"low", &bounds.low}, std::pair{"high", &bounds.high}}) {
+    std::vector<std::string> why;
+    const auto trace = checked_trace(*slt, n, carry_nearest, why, [](const std::string&) {});
+    std::vector<std::string> names;
+    if (trace) {
+      for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
+    }
+    if (!trace || names != phases) {
+      warnings.push_back(fmt::format(
+          "N = {}: no interval: the model's {} bound {}", n, name,
+          !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
+                 : std::string("leaves out other phases than the prediction")));
+      return std::nullopt;
+    }
+    sim::SimOptions quiet = options;
+    quiet.progress = nullptr;
+    double bound_pet = 0;
+    try {
+      const sim::SimResult result = sim::simulate(*trace, quiet);
+      if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
+      bound_pet = result.pet;
+    } catch (const std::exception& e) {
+      warnings.push_back(fmt::format(
+          "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
+      return std::nullopt;
+    }
+    interval.low = std::min(interval.low, bound_pet);
+    interval.high = std::max(interval.high, bound_pet);
+  }
+  return interval;
+}
+
+report::Interval replayed_interval(const replay::ReplayResult& replayed) {
+  report::Interval interval;
+  for (const replay::PhaseResult& phase : replayed.phases) {
+    interval.low += phase.by_repetition.min * phase.weight;
+    interval.high += phase.by_repetition.max * phase.weight;
+  }
+  // Each rank's mean over repetitions may peak in no single repetition: keep the PET inside.
+  interval.low = std::min(interval.low, replayed.pet);
+  interval.high = std::max(interval.high, replayed.pet);
+  return interval;
+}
+
+}  // namespace p3s::cli
