@@ -10,14 +10,12 @@
 #include <set>
 #include <span>
 #include <stdexcept>
-#include <tuple>
 
-#include "model/integer_formula_fit.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/phase_compute_model.hpp"
 #include "model/phase_matching.hpp"
 #include "model/scaling_model_search.hpp"
-#include "model/subcommunicator_model.hpp"
+#include "model/slot_templates.hpp"
 
 namespace p3s::model {
 namespace {
@@ -248,208 +246,49 @@ std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slo
   return std::nullopt;
 }
 
-// (operation, tags) of each slot of a run: what a slot template is, whatever the peers.
-using SlotCall = std::tuple<core::Op, std::int32_t, std::int32_t>;
-
-std::vector<SlotCall> slot_calls(const AlignedRun& run) {
-  std::vector<SlotCall> calls;
-  for (const auto& slot_events : run.slot_events) {
-    SlotCall call{core::Op::Barrier, -1, -1};
-    for (const auto& e : slot_events) {
-      if (e) {
-        call = {e->op, e->tag, e->rtag};
-        break;
-      }
-    }
-    calls.push_back(call);
-  }
-  return calls;
+// Whether the slot has a peer of this role.
+bool plays_role(const SlotModel& slot, Role role) {
+  return role == Role::Dst ? slot.sends : role == Role::Src ? slot.receives : slot.rooted;
 }
 
-// How a phase's slots at each n come from templates: the same slots in every run, or fixed
-// slots before and after a block of calls that repeats a number of times given by a formula
-// in n (a butterfly's exchanges, after an alltoall). Nothing, with `failure` saying why, when
-// the runs' calls follow no such layout.
-std::optional<SlotLayout> infer_layout(const Alignment& alignment, std::string& failure) {
-  std::vector<std::vector<SlotCall>> calls;
-  bool same = true;
-  for (const AlignedRun& run : alignment.runs) {
-    calls.push_back(slot_calls(run));
-    same = same && calls.back().size() == calls.front().size();
-  }
-  if (same) return SlotLayout{static_cast<std::int64_t>(calls.front().size()), std::nullopt};
-  std::size_t shortest = calls.front().size();
-  for (const auto& c : calls) shortest = std::min(shortest, c.size());
-  auto common = [&](auto at) {
-    std::size_t k = 0;
-    while (k < shortest && std::all_of(calls.begin(), calls.end(), [&](const auto& c) {
-             return at(c, k) == at(calls.front(), k);
-           })) {
-      ++k;
-    }
-    return k;
-  };
-  const std::size_t before = common([](const auto& c, std::size_t k) { return c[k]; });
-  const std::size_t after = std::min(
-      common([](const auto& c, std::size_t k) { return c[c.size() - 1 - k]; }), shortest - before);
-  const std::vector<SlotCall>* longest = &calls.front();
-  for (const auto& c : calls) {
-    if (c.size() > longest->size()) longest = &c;
-  }
-  for (std::size_t period = 1; before + period + after <= longest->size(); ++period) {
-    const auto body = longest->begin() + static_cast<std::ptrdiff_t>(before);
-    bool repeats = true;
-    for (std::size_t i = 0; i < calls.size() && repeats; ++i) {
-      const std::size_t middle = calls[i].size() - before - after;
-      repeats = middle % period == 0;
-      for (std::size_t k = 0; k < middle && repeats; ++k) {
-        repeats = calls[i][before + k] == *(body + static_cast<std::ptrdiff_t>(k % period));
+// Every run's peers on one side of its slots, as world ranks (kNoPeer where a rank has no
+// event in the slot).
+std::vector<PhasePeers> peers_in_role(const Alignment& alignment, const SlotTemplates& templates,
+                                      const std::vector<SlotModel>& slots, Role role) {
+  std::vector<PhasePeers> peers;
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    PhasePeers p;
+    p.n = run.n;
+    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
+      const auto& slot_events = run.slot_events[k];
+      std::vector<std::int64_t> of_slot(slot_events.size(), kNoPeer);
+      // A sub-communicator's root is a place among its members (SlotModel::comm_root).
+      const bool sub_root = role == Role::Root && slots[templates.template_of_slot[i][k]].comm;
+      for (std::size_t r = 0; r < slot_events.size() && !sub_root; ++r) {
+        if (slot_events[r]) {
+          of_slot[r] = absolute_peer(relative_of(*slot_events[r], role),
+                                     static_cast<std::int64_t>(r), run.n);
+        }
       }
+      p.slots.push_back(std::move(of_slot));
     }
-    if (!repeats) continue;
-    // Copies of the block the common calls took before or after it belong to it (the one
-    // exchange a run at n = 2 still makes is the block's first repetition, not a fixed slot).
-    auto copy_at = [&](std::size_t at) {
-      return std::equal(body, body + static_cast<std::ptrdiff_t>(period),
-                        longest->begin() + static_cast<std::ptrdiff_t>(at));
-    };
-    std::size_t first = before, last = after;
-    while (first >= period && copy_at(first - period)) first -= period;
-    while (last >= period && copy_at(longest->size() - last)) last -= period;
-    std::vector<FormulaSample> counts;
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      const std::size_t middle = calls[i].size() - first - last;
-      counts.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(middle / period)});
-    }
-    const std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
-    if (!count) {
-      std::vector<std::string> seen;
-      for (const FormulaSample& c : counts)
-        seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
-      failure = fmt::format(
-          "the calls of one repetition change with n: a block of {} call(s) repeats {} times, "
-          "which follows no formula in n",
-          period, fmt::join(seen, "; "));
-      return std::nullopt;
-    }
-    return SlotLayout{
-        static_cast<std::int64_t>(first + period + last),
-        SlotBlock{static_cast<std::int64_t>(first), static_cast<std::int64_t>(period), *count}};
+    peers.push_back(std::move(p));
   }
-  failure =
-      "the calls of one repetition change with n, and not as a block that repeats between "
-      "the same calls";
-  return std::nullopt;
+  return peers;
 }
 
-// The communication pattern of one phase under one alignment; failures says why not.
-bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                   PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
-  std::string layout_failure;
-  const std::optional<SlotLayout> layout = infer_layout(alignment, layout_failure);
-  if (!layout) {
-    failures.push_back(layout_failure);
-    return false;
-  }
-  // slots_of[t][i]: the slots of run i that are template t.
-  const auto templates = static_cast<std::size_t>(layout->templates);
-  std::vector<std::vector<std::vector<std::size_t>>> slots_of(
-      templates, std::vector<std::vector<std::size_t>>(alignment.runs.size()));
-  std::vector<std::vector<std::size_t>> template_of_slot;
-  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-    const AlignedRun& run = alignment.runs[i];
-    template_of_slot.emplace_back();
-    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
-      const auto t = static_cast<std::size_t>(
-          layout->place(static_cast<std::int64_t>(k), run.n).template_index);
-      slots_of[t][i].push_back(k);
-      template_of_slot.back().push_back(t);
-    }
-  }
-  std::vector<SlotModel> slots;
-  // The first event seen in each template gives its operation and tags.
-  for (std::size_t t = 0; t < templates; ++t) {
-    std::optional<EventToken> example;
-    for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-      const AlignedRun& run = alignment.runs[i];
-      for (const std::size_t k : slots_of[t][i]) {
-        for (const auto& e : run.slot_events[k]) {
-          if (!e) continue;
-          if (!example) example = e;
-          if (e->op != example->op || e->tag != example->tag || e->rtag != example->rtag) {
-            failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,
-                                           core::op_name(example->op), core::op_name(e->op)));
-            return false;
-          }
-        }
-      }
-    }
-    if (!example) {
-      failures.push_back(fmt::format("slot {} is never used", t));
-      return false;
-    }
-    SlotModel slot;
-    slot.op = example->op;
-    slot.tag = example->tag;
-    slot.rtag = example->rtag;
-    slot.sends = example->dst >= 0;
-    slot.receives = example->src >= 0;
-    slot.rooted = example->root >= 0;
-    // A message's peers are world ranks whatever communicator carries it, so point-to-point
-    // calls on a sub-communicator are modelled like the world's; a collective's members are the
-    // communicator's, with its root among them.
-    if (example->comm != 0 && core::op_kind(slot.op) == core::OpKind::Collective &&
-        !model_subcommunicator(alignment, phase_runs, slots_of[t], t, slot, failures)) {
-      return false;
-    }
-    slot.bytes_per_member = core::bytes_per_member(slot.op, false);
-    slot.rbytes_per_member = core::bytes_per_member(slot.op, true);
-    slots.push_back(slot);
-  }
-  // A call with no peer must be made by every rank: only peers may be null. A call that
-  // completes one request is made where the rank has one (`if (peer != me) { irecv; send;
-  // wait; }`): generate makes it only then.
-  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-    const AlignedRun& run = alignment.runs[i];
-    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
-      const SlotModel& slot = slots[template_of_slot[i][k]];
-      if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
-      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
-        if (!run.slot_events[k][r]) {
-          failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,
-                                         core::op_name(slot.op), template_of_slot[i][k]));
-          return false;
-        }
-      }
-    }
-  }
+// The peer rules of every slot, one side at a time (destinations, sources, roots; a side no
+// slot has is skipped), into the phase's rules and notes.
+bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates,
+                      const std::vector<SlotModel>& slots, PhaseModel& phase,
+                      std::vector<std::string>& failures) {
   for (Role role : {Role::Dst, Role::Src, Role::Root}) {
-    bool used = false;
-    for (const SlotModel& slot : slots) {
-      used |= role == Role::Dst ? slot.sends : role == Role::Src ? slot.receives : slot.rooted;
-    }
+    const bool used = std::any_of(slots.begin(), slots.end(),
+                                  [&](const SlotModel& slot) { return plays_role(slot, role); });
     if (!used) continue;
-    std::vector<PhasePeers> peers;
-    for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-      const AlignedRun& run = alignment.runs[i];
-      PhasePeers p;
-      p.n = run.n;
-      for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
-        const auto& slot_events = run.slot_events[k];
-        std::vector<std::int64_t> of_slot(slot_events.size(), kNoPeer);
-        // A sub-communicator's root is a place among its members (SlotModel::comm_root).
-        const bool sub_root = role == Role::Root && slots[template_of_slot[i][k]].comm;
-        for (std::size_t r = 0; r < slot_events.size() && !sub_root; ++r) {
-          if (slot_events[r]) {
-            of_slot[r] = absolute_peer(relative_of(*slot_events[r], role),
-                                       static_cast<std::int64_t>(r), run.n);
-          }
-        }
-        p.slots.push_back(std::move(of_slot));
-      }
-      peers.push_back(std::move(p));
-    }
-    SlotSequenceInference inference = infer_slot_sequence(peers, *layout);
+    SlotSequenceInference inference =
+        infer_slot_sequence(peers_in_role(alignment, templates, slots, role), templates.layout);
     if (!inference.modelled()) {
       failures.push_back(describe_failure(inference, role));
       return false;
@@ -461,25 +300,40 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
      : role == Role::Src ? phase.src_rules
                          : phase.root_rules) = inference.model;
   }
-  // Sizes, once the peers are known: a halo message across one dimension of a process grid
-  // may follow the grid's face (GridFace). The halos of one phase are of one decomposition:
-  // when some follow their faces, the others are taken to as well (across a dimension that
-  // every training grid gave the same extent, a face and a constant cannot be told apart).
-  const auto fit_sizes = [&](SizeModelling& how, std::vector<std::string>& notes,
-                             std::vector<std::string>& errors) {
-    for (std::size_t t = 0; t < templates; ++t) {
-      SlotModel& slot = slots[t];
-      slot.bytes_spread = slot.rbytes_spread = 0;
-      slot.bytes = fit_bytes(alignment, phase_runs, slots_of[t], t, false,
-                             faces_of(phase.dst_rules, t), slot.bytes_spread, how, notes, errors);
-      slot.rbytes = fit_bytes(alignment, phase_runs, slots_of[t], t, true,
-                              faces_of(phase.src_rules, t), slot.rbytes_spread, how, notes, errors);
-      if (!errors.empty()) return false;
-    }
-    return true;
-  };
+  return true;
+}
+
+// Both sides' bytes of every template, the faces their peer rules cross offered to the fits.
+// False as soon as a template's sizes leave `errors`.
+bool fit_template_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
+                        const SlotTemplates& templates, const PhaseModel& phase, SizeModelling& how,
+                        std::vector<SlotModel>& slots, std::vector<std::string>& notes,
+                        std::vector<std::string>& errors) {
+  for (std::size_t t = 0; t < slots.size(); ++t) {
+    SlotModel& slot = slots[t];
+    const std::vector<std::vector<std::size_t>>& slots_of_run = templates.slots_of[t];
+    slot.bytes_spread = slot.rbytes_spread = 0;
+    slot.bytes = fit_bytes(alignment, phase_runs, slots_of_run, t, false,
+                           faces_of(phase.dst_rules, t), slot.bytes_spread, how, notes, errors);
+    slot.rbytes = fit_bytes(alignment, phase_runs, slots_of_run, t, true,
+                            faces_of(phase.src_rules, t), slot.rbytes_spread, how, notes, errors);
+    if (!errors.empty()) return false;
+  }
+  return true;
+}
+
+// Sizes, once the peers are known: a halo message across one dimension of a process grid
+// may follow the grid's face (GridFace). The halos of one phase are of one decomposition:
+// when some follow their faces, the others are taken to as well (across a dimension that
+// every training grid gave the same extent, a face and a constant cannot be told apart).
+bool fit_slot_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
+                    const SlotTemplates& templates, SizeModelling& sizes, PhaseModel& phase,
+                    std::vector<SlotModel>& slots, std::vector<std::string>& failures) {
   std::vector<std::string> size_notes;
-  if (!fit_sizes(sizes, size_notes, failures)) return false;
+  if (!fit_template_sizes(alignment, phase_runs, templates, phase, sizes, slots, size_notes,
+                          failures)) {
+    return false;
+  }
   const auto on_face = [](const std::optional<ScalingFit>& f) {
     return f && f->form == ScalingForm::Face;
   };
@@ -490,22 +344,48 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
     SizeModelling faces_first = sizes;
     faces_first.prefer_faces = true;
     size_notes.clear();
-    if (!fit_sizes(faces_first, size_notes, failures)) return false;
-  }
-  phase.notes.insert(phase.notes.end(), size_notes.begin(), size_notes.end());
-  if (layout->block) {
-    // Every rank makes the calls of a growing phase in the same order: its slots' order.
-    phase.order = SlotOrder{1, {{}}};
-  } else {
-    auto order = infer_order(alignment, slots.size());
-    if (!order) {
-      failures.push_back("ranks order their calls in ways no rule over r mod 1..4 reproduces");
+    if (!fit_template_sizes(alignment, phase_runs, templates, phase, faces_first, slots, size_notes,
+                            failures)) {
       return false;
     }
-    phase.order = *order;
   }
-  phase.slots = std::move(slots);
-  phase.layout = *layout;
+  phase.notes.insert(phase.notes.end(), size_notes.begin(), size_notes.end());
+  return true;
+}
+
+// The order each rank makes its calls in, into phase.order.
+bool infer_slot_order(const Alignment& alignment, const SlotTemplates& templates,
+                      std::size_t slot_count, PhaseModel& phase,
+                      std::vector<std::string>& failures) {
+  if (templates.layout.block) {
+    // Every rank makes the calls of a growing phase in the same order: its slots' order.
+    phase.order = SlotOrder{1, {{}}};
+    return true;
+  }
+  auto order = infer_order(alignment, slot_count);
+  if (!order) {
+    failures.push_back("ranks order their calls in ways no rule over r mod 1..4 reproduces");
+    return false;
+  }
+  phase.order = *order;
+  return true;
+}
+
+// The communication pattern of one phase under one alignment; failures says why not.
+bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
+                   PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
+  const std::optional<SlotTemplates> templates = infer_slot_templates(alignment, failures);
+  if (!templates) return false;
+  std::optional<std::vector<SlotModel>> slots =
+      template_slot_models(alignment, phase_runs, *templates, failures);
+  if (!slots || !every_rank_calls_peerless_slots(alignment, *templates, *slots, failures) ||
+      !infer_peer_rules(alignment, *templates, *slots, phase, failures) ||
+      !fit_slot_sizes(alignment, phase_runs, *templates, sizes, phase, *slots, failures) ||
+      !infer_slot_order(alignment, *templates, slots->size(), phase, failures)) {
+    return false;
+  }
+  phase.slots = std::move(*slots);
+  phase.layout = templates->layout;
   return true;
 }
 
