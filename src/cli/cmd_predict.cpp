@@ -1,7 +1,6 @@
-// p3s predict: the whole pipeline from traced runs to a scaling report. Signature of every run,
-// the SLT, then for every target N (and every traced n, to hold the prediction against the
-// runs) the ST4NP, its consistency check and its simulation; the report is a table, CSV, JSON
-// and an SVG picture of the scaling curve.
+// p3s predict: the options of the whole pipeline from traced runs to a scaling report, and the
+// report's files (a table, CSV, JSON and an SVG picture of the scaling curve). The pipeline
+// itself is predict_scaling (scaling_prediction_run.hpp).
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -11,26 +10,15 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <set>
 
-#include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
-#include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
-#include "cli/phase_cross_check.hpp"
-#include "cli/prediction_interval.hpp"
 #include "cli/process_counts.hpp"
-#include "cli/replay_launch.hpp"
 #include "cli/report_dir.hpp"
+#include "cli/scaling_prediction_run.hpp"
 #include "cli/simulation_setup.hpp"
-#include "cli/simulation_table.hpp"
-#include "model/slt_json.hpp"
-#include "model/slt_scaled_trace.hpp"
-#include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
-#include "sim/simulate.hpp"
-#include "ti_import/ti_rank_converter.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -44,23 +32,6 @@ bool predict_file(const std::string& name) {
     if (name == file) return true;
   }
   return (name.starts_with("sim-") || name.starts_with("replay-")) && name.ends_with(".json");
-}
-
-// The share of a run's time the trace's phases stand for: in the training run at n when there
-// is one, else in the largest.
-double covered_share(const model::Slt& slt, const model::SltScaledTrace& trace, std::int64_t n) {
-  const auto run = std::find(slt.runs.begin(), slt.runs.end(), n);
-  const std::int64_t at = run != slt.runs.end() ? n : slt.runs.back();
-  double covered = 0;
-  for (const core::ScaledPhase& phase : trace.phases()) {
-    for (const model::PhaseModel& p : slt.phases) {
-      if (p.name != phase.name) continue;
-      for (std::size_t i = 0; i < p.runs_n.size(); ++i) {
-        if (p.runs_n[i] == at) covered += p.shares[i];
-      }
-    }
-  }
-  return covered;
 }
 
 void progress(const std::string& what) {
@@ -137,142 +108,36 @@ int run_predict(const Args& args) {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
   const std::vector<std::int64_t> targets = parse_process_counts(targets_text, "--targets");
-  sim::SimOptions options = simulation_options(flags);
+  PredictionRequest request;
+  request.runs = runs;
+  request.measurable = measurable;
+  request.targets = targets;
+  request.simulation = simulation_options(flags);
+  request.platform_name = fs::path(flags.platform).filename().string();
+  request.weak_scaling = scaling == "weak";
+  request.efficiency = efficiency;
+  request.tolerance = tolerance;
+  request.model.threshold = threshold;
+  // Declared, the scaling also shapes the compute model; by default only the speedup's.
+  if (!(*parsed)["scaling"].defaulted()) {
+    request.model.scaling = model::work_scaling_from_name(scaling);
+  }
+  request.model.allow_incomplete = allow_incomplete;
+  request.carry_nearest = carry;
+  request.interval = interval == "fits";
+  request.replay_launcher = replay_launcher;
+  request.dir = out_dir;
   const fs::path dir(out_dir);
   check_report_dir(dir, force);
+  request.prepare_dir = [&] { prepare_report_dir(dir, force, predict_file); };
+  request.progress = progress;
   const auto started = std::chrono::steady_clock::now();
-
   report::ScalingPrediction prediction;
-  prediction.platform = fs::path(flags.platform).filename().string();
-  prediction.mode = std::string(sim::mode_name(options.mode));
-  prediction.weak_scaling = scaling == "weak";
-  prediction.min_efficiency = efficiency;
-  prediction.tolerance = tolerance;
-  ModelRequest request;
-  request.threshold = threshold;
-  // Declared, the scaling also shapes the compute model; by default only the speedup's.
-  if (!(*parsed)["scaling"].defaulted()) request.scaling = model::work_scaling_from_name(scaling);
-  request.allow_incomplete = allow_incomplete;
-  std::set<std::int64_t> traced;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    progress(fmt::format("[signature {}/{}] {}", i + 1, runs.size(), runs[i]));
-    request.training.push_back(signature_of(runs[i]));
-    const signature::Signature& sig = request.training.back();
-    traced.insert(sig.run.nprocs);
-    if (sig.run.wall_clock == ti_import::kTiWallClock) {
-      // An imported SMPI trace holds no communication times: its AET is compute only.
-      prediction.warnings.push_back(fmt::format(
-          "{}: imported from SMPI, its wall clock is synthetic (compute only): no measured time "
-          "to compare with",
-          runs[i]));
-      continue;
-    }
-    prediction.measured.push_back(
-        {sig.run.nprocs, static_cast<double>(sig.aet_ns) * 1e-9, runs[i]});
-  }
-  for (const std::string& run : measurable) {
-    progress(fmt::format("[signature] measurable run {}", run));
-    request.measurable.push_back(signature_of(run));
-  }
-  std::sort(prediction.measured.begin(), prediction.measured.end(),
-            [](const auto& a, const auto& b) { return a.n < b.n; });
-
-  progress(fmt::format("[model] {} runs at n = {}", runs.size(),
-                       fmt::join(traced.begin(), traced.end(), ", ")));
-  const model::Slt slt = build_model(request).slt;
-  if (slt.phases.empty()) {
-    // Nothing to simulate: every N would come out as PET = 0.
-    fmt::print(stderr,
-               "p3s predict: error: no phase of the training runs is relevant (weight x time at "
-               "least {} of a run), so there is nothing to predict. Runs imported from SMPI keep "
-               "only compute time (their MPI calls last 0 ns): a run that only communicates has "
-               "no time to judge relevance by.\n",
-               threshold);
+  try {
+    prediction = predict_scaling(std::move(request));
+  } catch (const NothingToPredict& e) {
+    fmt::print(stderr, "p3s predict: error: {}\n", e.what());
     return 1;
-  }
-  prepare_report_dir(dir, force, predict_file);
-  model::write_slt(dir / "app.slt", slt);
-  prediction.application = slt.application;
-  prediction.fits = report::phase_fits(slt);
-  prediction.not_modelled = report::not_modelled(slt);
-  prediction.coverage = report::coverage_lines(slt);
-
-  const std::optional<BoundSlts> bounds =
-      interval == "fits" ? std::optional<BoundSlts>(slt) : std::nullopt;
-  prediction.interval = interval == "fits" ? "fits" : "";
-  std::set<std::int64_t> all(targets.begin(), targets.end());
-  all.insert(traced.begin(), traced.end());
-  std::size_t step = 0;
-  for (const std::int64_t n : all) {
-    ++step;
-    const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
-    const std::unique_ptr<model::SltScaledTrace> trace = checked_trace(
-        slt, n, carry, prediction.warnings,
-        [&](const std::string& what) { progress(fmt::format("{} {}", where, what)); });
-    if (!trace) continue;
-    options.progress = [&](std::string_view what) {
-      progress(fmt::format("{}   {}", where, what));
-    };
-    const sim::SimResult result = sim::simulate(*trace, options);
-    if (const auto problem = unusable_pet(result, *trace)) {
-      prediction.warnings.push_back(*problem);
-      progress(fmt::format("{} refused: PET = {}", where, result.pet));
-      continue;
-    }
-    report::write_text(
-        dir / fmt::format("sim-{}.json", n),
-        simulation_json(result, (dir / "app.slt").string(), trace->warnings()).dump(2) + "\n");
-    report::PredictedPoint point;
-    point.n = n;
-    point.traced = traced.contains(n);
-    point.pet_seconds = result.pet;
-    point.events = result.cost.events;
-    point.sim_wall_seconds = result.cost.wall_seconds;
-    point.covered = covered_share(slt, *trace, n);
-    for (const model::OmittedPhase& o : trace->omitted()) {
-      point.omitted.push_back(fmt::format("{}: {}", o.name, o.reason));
-      prediction.warnings.push_back(
-          fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
-    }
-    progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
-                         result.cost.events, result.cost.wall_seconds));
-    if (bounds) {
-      progress(fmt::format("{} simulating the model's low and high bounds", where));
-      std::vector<std::string> names;
-      for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
-      point.pet_interval =
-          simulated_interval(*bounds, n, carry, options, result.pet, names, prediction.warnings);
-      if (point.pet_interval) {
-        progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where, point.pet_interval->low,
-                             point.pet_interval->high));
-      }
-    }
-    if (!replay_launcher.empty()) {
-      progress(fmt::format("{} replaying on the real machine: {}", where, replay_launcher));
-      ReplayLaunch launch{replay_launcher,
-                          dir / "app.slt",
-                          static_cast<int>(n),
-                          dir / fmt::format("replay-{}.json", n),
-                          {"--partial", "--force"}};
-      if (carry) launch.extra.push_back("--carry-nearest");
-      try {
-        const replay::ReplayResult replayed = launch_replay(launch);
-        point.replay_pet_seconds = replayed.pet;
-        if (bounds) point.replay_interval = replayed_interval(replayed);
-        point.phase_checks = cross_check_phases(*trace, result, replayed, tolerance);
-        for (const report::PhaseCheck& c : point.phase_checks) {
-          if (c.flagged) {
-            progress(fmt::format("{} FLAGGED {}: replayed {:+.1f} % against simulated; {}", where,
-                                 c.name, c.difference_pct(), c.cause));
-          }
-        }
-        progress(fmt::format("{} replayed PET {:.6g} s", where, *point.replay_pet_seconds));
-      } catch (const std::runtime_error& e) {
-        prediction.warnings.push_back(fmt::format("N = {} not replayed: {}", n, e.what()));
-        progress(fmt::format("{} NOT REPLAYED: {}", where, e.what()));
-      }
-    }
-    prediction.points.push_back(std::move(point));
   }
   if (prediction.points.empty()) {
     fmt::print(stderr, "p3s predict: no process count could be predicted\n");

@@ -1,0 +1,51 @@
+#pragma once
+// The loop behind `p3s predict`, as one call: every training run's signature, the SLT, then for
+// every target N and every traced n the ST4NP, its check and its simulation, and, when asked,
+// its bounds (the interval) and its replay on the real machine with the cross-check of both.
+// The command line's options and the report files stay in cmd_predict.cpp.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/model_inputs.hpp"
+#include "report/scaling_prediction.hpp"
+#include "sim/sim_options.hpp"
+
+namespace p3s::cli {
+
+struct PredictionRequest {
+  std::vector<std::string> runs;        // traced run directories at several n
+  std::vector<std::string> measurable;  // runs of a smaller workload, for the compute model
+  std::vector<std::int64_t> targets;    // N to predict (the traced n are predicted too)
+  ModelRequest model;  // threshold, scaling, allow_incomplete; the signatures are filled in
+  bool weak_scaling = false;
+  bool carry_nearest = false;
+  bool interval = true;         // bound every PET with the model's fits at their bounds
+  std::string replay_launcher;  // non-empty: replay every N with it and cross-check
+  double tolerance = 0.10;      // the cross-check's flag, a fraction
+  double efficiency = 0.5;      // the best N's efficiency threshold
+  std::string platform_name;    // as the report names it
+  sim::SimOptions simulation;
+  // Where app.slt, sim-N.json and replay-N.json are written, and what makes it ready: called
+  // once the model is built, before the first file is written (a refused model leaves it as it
+  // was).
+  std::filesystem::path dir;
+  std::function<void()> prepare_dir;
+  std::function<void(const std::string&)> progress;  // each step, as a line
+};
+
+// No phase of the training runs is relevant: there is nothing to predict.
+class NothingToPredict : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The prediction at every N that could be made; the others are named in its warnings. Throws
+// NothingToPredict, UsageError (runs that do not belong together, incomplete runs) and the
+// readers' errors.
+report::ScalingPrediction predict_scaling(PredictionRequest request);
+
+}  // namespace p3s::cli
