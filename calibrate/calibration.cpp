@@ -408,6 +408,17 @@ void segment_quality(Calibration& c, Test test) {
   }
 }
 
+// The sizes a series measured and its noise (not yet whether they are enough to fit).
+LinkCoverage coverage_of(const SizeSeries& s) {
+  LinkCoverage cov;
+  cov.sizes = s.size();
+  if (s.empty()) return cov;
+  cov.min_bytes = s.points().front().bytes;
+  cov.max_bytes = s.points().back().bytes;
+  cov.noise = s.relative_spread();
+  return cov;
+}
+
 void set_worst(Calibration& c) {
   for (const Comparison& cmp : c.comparisons) {
     if (cmp.pairs == 1 && (!c.worst || std::fabs(cmp.error) > std::fabs(c.worst->error))) {
@@ -487,11 +498,8 @@ Calibration calibrate_from_app_messages(const Measurements& m) {
   for (LinkKind link : kLinkKinds) {
     const SizeSeries s(m.messages, Test::AppMessage, link, 1);
     LinkCoverage& cov = c.coverage[index(link)];
-    cov.sizes = s.size();
+    cov = coverage_of(s);
     if (s.empty()) continue;
-    cov.min_bytes = s.points().front().bytes;
-    cov.max_bytes = s.points().back().bytes;
-    cov.noise = s.relative_spread();
     cov.measured = true;
     (link == LinkKind::SameNode ? c.model.same_node : c.model.cross_node) =
         fit_app_route(s, link, c.warnings);
@@ -554,11 +562,8 @@ Calibration calibrate(const Measurements& m) {
   for (LinkKind link : kLinkKinds) {
     const SizeSeries& pp = series[index(link)].pingpong;
     LinkCoverage& cov = c.coverage[index(link)];
-    cov.sizes = pp.size();
+    cov = coverage_of(pp);
     if (pp.empty()) continue;
-    cov.min_bytes = pp.points().front().bytes;
-    cov.max_bytes = pp.points().back().bytes;
-    cov.noise = pp.relative_spread();
     cov.measured = pp.size() >= kMinSizes;
     if (pp.size() == 1) lone_size = cov.min_bytes;
     if (!cov.measured) {

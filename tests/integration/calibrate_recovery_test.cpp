@@ -181,20 +181,27 @@ struct AppCase {
 };
 
 class CalibrateRecoveryApps : public CalibrateRecovery,
-                              public ::testing::WithParamInterface<AppCase> {};
+                              public ::testing::WithParamInterface<AppCase> {
+ protected:
+  // The app trained from SMPI runs on the default platform, modelled as DIR/app.slt.
+  static void model_app(const fs::path& dir, const AppCase& c) {
+    fs::create_directories(dir);
+    SmpiTraining training;
+    train_from_smpi(dir, c.app, c.args, c.training, training);
+    if (HasFatalFailure()) return;
+    std::vector<std::string> model = {p3s_bin(), "model"};
+    model.insert(model.end(), training.runs.begin(), training.runs.end());
+    model.insert(model.end(), {"-o", (dir / "app.slt").string()});
+    const CommandResult modelled = run_command(model);
+    ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  }
+};
 
 TEST_P(CalibrateRecoveryApps, AppTimeAtN256WithinThreePercent) {
   const AppCase& c = GetParam();
   const fs::path dir = dir_ / c.app;
-  fs::create_directories(dir);
-  SmpiTraining training;
-  train_from_smpi(dir, c.app, c.args, c.training, training);
+  model_app(dir, c);
   if (HasFatalFailure()) return;
-  std::vector<std::string> model = {p3s_bin(), "model"};
-  model.insert(model.end(), training.runs.begin(), training.runs.end());
-  model.insert(model.end(), {"-o", (dir / "app.slt").string()});
-  const CommandResult modelled = run_command(model);
-  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
 
   // A platform of the same shape with p3s platform's default network: the comparison below
   // could tell the platforms apart.
@@ -239,15 +246,8 @@ TEST_P(CalibrateRecoveryApps, AppTimeAtN256WithinThreePercent) {
 TEST_P(CalibrateRecoveryApps, FromItsReplayAlone) {
   const AppCase& c = GetParam();
   const fs::path dir = dir_ / (c.app + "-replay");
-  fs::create_directories(dir);
-  SmpiTraining training;
-  train_from_smpi(dir, c.app, c.args, c.training, training);
+  model_app(dir, c);
   if (HasFatalFailure()) return;
-  std::vector<std::string> model = {p3s_bin(), "model"};
-  model.insert(model.end(), training.runs.begin(), training.runs.end());
-  model.insert(model.end(), {"-o", (dir / "app.slt").string()});
-  const CommandResult modelled = run_command(model);
-  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
 
   constexpr int kProcesses = 64;
   const CommandResult replayed = run_command({"env",
