@@ -39,10 +39,11 @@ struct TiActionSpec {
 };
 
 // Every action SimGrid 3.32 writes (found by tracing programs that make every MPI call SMPI
-// supports), plus those only its replay reads (comm_size, comm_split, comm_dup: it ignores
-// them, and so does the import). MPI_Rsend and MPI_Irsend are written as send and isend,
-// MPI_Sendrecv_replace as sendRecv, MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe,
-// MPI_Waitsome and communicator creation are not written at all.
+// supports; the collectives' are kCollectiveSpecs below, named by core/op_table.hpp), plus those
+// only its replay reads (comm_size, comm_split, comm_dup: it ignores them, and so does the import).
+// MPI_Rsend and MPI_Irsend are written as send and isend, MPI_Sendrecv_replace as sendRecv,
+// MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe, MPI_Waitsome and communicator creation are not
+// written at all.
 constexpr TiActionSpec kSpecs[] = {
     {"init", TiShape::Init, Op::Finalize, "[ANY]"},
     {"finalize", TiShape::Finalize, Op::Finalize, ""},
@@ -69,44 +70,65 @@ constexpr TiActionSpec kSpecs[] = {
     {"testany", TiShape::TestUnnamed, Op::Testany, ""},
     {"testall", TiShape::TestUnnamed, Op::Testall, ""},
     {"testsome", TiShape::TestUnnamed, Op::Testsome, ""},
-    {"barrier", TiShape::Barrier, Op::Barrier, ""},
-    {"ibarrier", TiShape::Barrier, Op::Ibarrier, ""},
-    {"bcast", TiShape::Bcast, Op::Bcast, "COUNT ROOT [TYPE]"},
-    {"ibcast", TiShape::Bcast, Op::Ibcast, "COUNT ROOT [TYPE]"},
-    {"reduce", TiShape::Reduce, Op::Reduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"ireduce", TiShape::Reduce, Op::Ireduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"allreduce", TiShape::AllReduce, Op::Allreduce, "COUNT FLOPS [TYPE]"},
-    {"iallreduce", TiShape::AllReduce, Op::Iallreduce, "COUNT FLOPS [TYPE]"},
-    {"scan", TiShape::AllReduce, Op::Scan, "COUNT FLOPS [TYPE]"},
-    {"iscan", TiShape::AllReduce, Op::Iscan, "COUNT FLOPS [TYPE]"},
-    {"exscan", TiShape::AllReduce, Op::Exscan, "COUNT FLOPS [TYPE]"},
-    {"iexscan", TiShape::AllReduce, Op::Iexscan, "COUNT FLOPS [TYPE]"},
-    {"gather", TiShape::Gather, Op::Gather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"igather", TiShape::Gather, Op::Igather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"scatter", TiShape::Scatter, Op::Scatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"iscatter", TiShape::Scatter, Op::Iscatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"allgather", TiShape::AllGather, Op::Allgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"iallgather", TiShape::AllGather, Op::Iallgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"alltoall", TiShape::AllToAll, Op::Alltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"ialltoall", TiShape::AllToAll, Op::Ialltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"gatherv", TiShape::GatherV, Op::Gatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"igatherv", TiShape::GatherV, Op::Igatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"scatterv", TiShape::ScatterV, Op::Scatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"iscatterv", TiShape::ScatterV, Op::Iscatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"allgatherv", TiShape::AllGatherV, Op::Allgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"iallgatherv", TiShape::AllGatherV, Op::Iallgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"alltoallv", TiShape::AllToAllV, Op::Alltoallv,
-     "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"ialltoallv", TiShape::AllToAllV, Op::Ialltoallv,
-     "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"reducescatter", TiShape::ReduceScatter, Op::ReduceScatter, "RECVCOUNT*N FLOPS TYPE"},
-    {"ireducescatter", TiShape::ReduceScatter, Op::IreduceScatter, "RECVCOUNT*N FLOPS TYPE"},
     {"Startall", TiShape::Lost, Op::Startall, ""},
 };
+
+// How the action of a blocking collective lays out its arguments (both forms share it).
+constexpr TiActionSpec collective_layout(Op op) {
+  switch (op) {
+    case Op::Barrier:
+      return {{}, TiShape::Barrier, op, ""};
+    case Op::Bcast:
+      return {{}, TiShape::Bcast, op, "COUNT ROOT [TYPE]"};
+    case Op::Reduce:
+      return {{}, TiShape::Reduce, op, "COUNT FLOPS ROOT [TYPE]"};
+    case Op::Allreduce:
+    case Op::Scan:
+    case Op::Exscan:
+      return {{}, TiShape::AllReduce, op, "COUNT FLOPS [TYPE]"};
+    case Op::Gather:
+      return {{}, TiShape::Gather, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
+    case Op::Scatter:
+      return {{}, TiShape::Scatter, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
+    case Op::Allgather:
+      return {{}, TiShape::AllGather, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
+    case Op::Alltoall:
+      return {{}, TiShape::AllToAll, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
+    case Op::Gatherv:
+      return {{}, TiShape::GatherV, op, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"};
+    case Op::Scatterv:
+      return {{}, TiShape::ScatterV, op, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"};
+    case Op::Allgatherv:
+      return {{}, TiShape::AllGatherV, op, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"};
+    case Op::Alltoallv:
+      return {
+          {}, TiShape::AllToAllV, op, "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"};
+    default:  // reduce_scatter(_block): SMPI writes both as reducescatter
+      return {{}, TiShape::ReduceScatter, op, "RECVCOUNT*N FLOPS TYPE"};
+  }
+}
+
+constexpr TiActionSpec named(std::string_view name, Op op, TiActionSpec layout) {
+  layout.name = name;
+  layout.op = op;
+  return layout;
+}
+
+// The collectives' actions, by the names of the operation table: `ti` for the blocking form
+// and "i" ti for the non-blocking one. Rows without one (alltoallw: "" and "i") never match,
+// and of two rows with the same action (reducescatter) the first is the one read.
+#define P3S_TI_COLLECTIVE_SPECS(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
+  named(ti, Op::Enum, collective_layout(Op::Enum)),                                       \
+      named("i" ti, Op::IEnum, collective_layout(Op::Enum)),
+constexpr TiActionSpec kCollectiveSpecs[] = {P3S_COLLECTIVE_OPS(P3S_TI_COLLECTIVE_SPECS)};
+#undef P3S_TI_COLLECTIVE_SPECS
 
 const TiActionSpec* find_spec(std::string_view name) {
   for (const auto& spec : kSpecs) {
     if (spec.name == name) return &spec;
+  }
+  for (const auto& spec : kCollectiveSpecs) {
+    if (spec.name == name && !ti_action_name(spec.op).empty()) return &spec;
   }
   return nullptr;
 }
