@@ -1,6 +1,7 @@
 #include "calibrate/calibration.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include "calibrate/segmented_fit.hpp"
 #include "calibrate/size_series.hpp"
+#include "sim/platform_spec.hpp"
 
 namespace p3s::calibrate {
 namespace {
@@ -35,13 +37,14 @@ std::size_t index(LinkKind link) {
 
 // The single-pair series of one link kind.
 struct KindSeries {
-  SizeSeries pingpong, ssend, isend_pingpong, send_overhead, isend_overhead;
+  SizeSeries pingpong, ssend, isend_pingpong, send_overhead, isend_overhead, app_message;
   KindSeries(const std::vector<MessageSample>& s, LinkKind link)
       : pingpong(s, Test::PingPong, link, 1),
         ssend(s, Test::PingPongSsend, link, 1),
         isend_pingpong(s, Test::PingPongIsend, link, 1),
         send_overhead(s, Test::SendOverhead, link, 1),
-        isend_overhead(s, Test::IsendOverhead, link, 1) {}
+        isend_overhead(s, Test::IsendOverhead, link, 1),
+        app_message(s, Test::AppMessage, link, 1) {}
   const SizeSeries& of(Test t) const {
     switch (t) {
       case Test::PingPong:
@@ -54,6 +57,8 @@ struct KindSeries {
         return send_overhead;
       case Test::IsendOverhead:
         return isend_overhead;
+      case Test::AppMessage:
+        return app_message;
     }
     return pingpong;
   }
@@ -307,8 +312,9 @@ void compare(const KindSeries& s, LinkKind link, const SmpiPointToPoint& model,
   for (Test test : kTests) {
     for (const SizePoint& p : s.of(test).points()) {
       Comparison c{test, link, 1, p.bytes, p.seconds, model.time(test, link, p.bytes), 0};
-      const bool ping_pong =
-          test == Test::PingPong || test == Test::PingPongSsend || test == Test::PingPongIsend;
+      // An app-message is a whole message, as a ping-pong's half: its own reference.
+      const bool ping_pong = test == Test::PingPong || test == Test::PingPongSsend ||
+                             test == Test::PingPongIsend || test == Test::AppMessage;
       const std::optional<double> reference = ping_pong ? p.seconds : s.pingpong.at(p.bytes);
       const double ref = reference && *reference > 0 ? *reference : p.seconds;
       c.error = ref > 0 ? (c.modelled - c.measured) / ref : 0;
@@ -358,7 +364,9 @@ void check_sharing(const Measurements& m, const KindSeries& single, LinkKind lin
   }
 }
 
-void segment_quality(Calibration& c) {
+// R^2 and errors per transfer segment of `test`'s single-pair comparisons (the ping-pongs; an
+// application's messages when they are all there is).
+void segment_quality(Calibration& c, Test test) {
   const auto& segments = c.transfer_segments;
   auto segment_of = [&](std::int64_t bytes) {
     std::size_t k = 0;
@@ -372,8 +380,7 @@ void segment_quality(Calibration& c) {
     for (std::size_t k = 0; k < segments.size(); ++k) {
       std::vector<const Comparison*> in;
       for (const Comparison& cmp : c.comparisons) {
-        if (cmp.link == link && cmp.test == Test::PingPong && cmp.pairs == 1 &&
-            segment_of(cmp.bytes) == k) {
+        if (cmp.link == link && cmp.test == test && cmp.pairs == 1 && segment_of(cmp.bytes) == k) {
           in.push_back(&cmp);
         }
       }
@@ -401,9 +408,144 @@ void segment_quality(Calibration& c) {
   }
 }
 
+void set_worst(Calibration& c) {
+  for (const Comparison& cmp : c.comparisons) {
+    if (cmp.pairs == 1 && (!c.worst || std::fabs(cmp.error) > std::fabs(c.worst->error))) {
+      c.worst = cmp;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- an application's messages
+
+// The route p3s platform writes by default for a link kind: a host's loopback, or two links of
+// the network (their latencies add up).
+Route default_route(LinkKind link) {
+  const sim::PlatformSpec spec;
+  if (link == LinkKind::SameNode) {
+    return {sim::latency_seconds(spec.loopback_latency),
+            sim::bandwidth_bytes_per_second(spec.loopback_bandwidth)};
+  }
+  return {2 * sim::latency_seconds(spec.latency), sim::bandwidth_bytes_per_second(spec.bandwidth)};
+}
+
+// Latency and bandwidth of one link kind from the least time of each size an application sent:
+// a line through two sizes or more; through one size, the latency under the default bandwidth
+// (one time cannot tell them apart). Whatever the overheads cost is folded into the latency.
+Route fit_app_route(const SizeSeries& s, LinkKind link, std::vector<NamedWarning>& warnings) {
+  std::vector<FitPoint> points;
+  for (const SizePoint& p : s.points()) {
+    if (!(p.seconds > 0)) continue;
+    points.push_back(
+        {static_cast<double>(p.bytes + kEnvelopeBytes), p.seconds, 1 / (p.seconds * p.seconds)});
+  }
+  if (points.empty()) {
+    throw CalibrationError(fmt::format(
+        "every {} message of the replay took no time: nothing to fit", link_name(link)));
+  }
+  const SmpiPointToPoint unit_factors;
+  if (points.size() >= 2) {
+    try {
+      return fit_route(points, unit_factors);
+    } catch (const CalibrationError&) {
+      warnings.push_back(
+          {"no-growth",
+           fmt::format("{} messages do not take longer as they grow ({} to {}): their bandwidth "
+                       "cannot be fitted and keeps p3s platform's default",
+                       link_name(link), bytes_text(s.points().front().bytes),
+                       bytes_text(s.points().back().bytes))});
+    }
+  }
+  Route r = default_route(link);
+  double sw = 0, swr = 0;
+  for (const FitPoint& p : points) {
+    sw += p.weight;
+    swr += p.weight * (p.y - p.x / r.bandwidth);
+  }
+  r.latency = swr / sw;
+  if (r.latency < 0) {
+    // Faster than the default bandwidth allows even without latency: the bandwidth it needs.
+    double fastest = 0;
+    for (const FitPoint& p : points) fastest = std::max(fastest, p.x / p.y);
+    r = {0, fastest};
+  }
+  return r;
+}
+
+std::string sizes_text(const SizeSeries& s) {
+  std::string out;
+  for (const SizePoint& p : s.points()) out += (out.empty() ? "" : ", ") + bytes_text(p.bytes);
+  return out;
+}
+
+// Without the benchmark, only what the application's messages show: per link kind a latency
+// and a bandwidth through their sizes, no factors, no overheads, SMPI's eager threshold.
+Calibration calibrate_from_app_messages(const Measurements& m) {
+  Calibration c;
+  c.simulated = m.simulated;
+  std::vector<std::string> identified, lone;
+  for (LinkKind link : kLinkKinds) {
+    const SizeSeries s(m.messages, Test::AppMessage, link, 1);
+    LinkCoverage& cov = c.coverage[index(link)];
+    cov.sizes = s.size();
+    if (s.empty()) continue;
+    cov.min_bytes = s.points().front().bytes;
+    cov.max_bytes = s.points().back().bytes;
+    cov.noise = s.relative_spread();
+    cov.measured = true;
+    (link == LinkKind::SameNode ? c.model.same_node : c.model.cross_node) =
+        fit_app_route(s, link, c.warnings);
+    identified.push_back(
+        fmt::format("{} at {} size(s): {}", link_name(link), s.size(), sizes_text(s)));
+    if (s.size() == 1) lone.push_back(std::string(link_name(link)));
+    c.extrapolated.push_back(fmt::format(
+        "{} messages were measured at {} only: every other size is extrapolated from {}",
+        link_name(link), sizes_text(s),
+        s.size() == 1 ? "one time and p3s platform's default bandwidth"
+                      : "one latency and one bandwidth"));
+  }
+  if (identified.empty()) throw CalibrationError("the replay results hold no received message");
+  c.primary = c.covered(LinkKind::CrossNode).measured ? LinkKind::CrossNode : LinkKind::SameNode;
+  c.fitted = Test::AppMessage;
+  c.transfer_segments = {{0, 1, 1}};
+  c.warnings.push_back(
+      {"app-messages-only",
+       fmt::format("fitted to an application's own messages (replay results, no benchmark): {}. "
+                   "What they cannot identify: the bw-factor and lat-factor segments (one "
+                   "latency and one bandwidth per link kind instead), smpi/os, smpi/or and "
+                   "smpi/ois (their time is folded into the latency), the eager threshold (SMPI's "
+                   "{} B is kept){}, the host speed (a replay emulates compute from the model). "
+                   "Their times also hold the application's own contention (its ranks sharing "
+                   "a link at once), which a simulation adds again, and the overheads its "
+                   "collectives pay per message are folded away: expect large errors "
+                   "(calibrate/README.md measures them) and calibrate with the benchmark to "
+                   "predict",
+                   fmt::join(identified, "; "), c.model.eager_threshold,
+                   lone.empty() ? ""
+                                : fmt::format(", the bandwidth of {} messages (one size: p3s "
+                                              "platform's default is kept)",
+                                              fmt::join(lone, " and ")))});
+  for (LinkKind link : kLinkKinds) {
+    if (!c.covered(link).measured) {
+      c.warnings.push_back(
+          {link == LinkKind::CrossNode ? "no-cross-node" : "no-same-node",
+           fmt::format("the replay received no {} message: the platform's {} "
+                       "is not calibrated",
+                       link_name(link),
+                       link == LinkKind::CrossNode ? "network between hosts" : "loopback")});
+      continue;
+    }
+    compare(KindSeries(m.messages, link), link, c.model, c.comparisons);
+  }
+  set_worst(c);
+  segment_quality(c, c.fitted);
+  return c;
+}
+
 }  // namespace
 
 Calibration calibrate(const Measurements& m) {
+  if (!m.benchmark) return calibrate_from_app_messages(m);
   Calibration c;
   c.simulated = m.simulated;
   const std::array<KindSeries, 2> series = {KindSeries(m.messages, LinkKind::SameNode),
@@ -607,11 +749,7 @@ Calibration calibrate(const Measurements& m) {
     compare(series[index(link)], link, c.model, c.comparisons);
     check_sharing(m, series[index(link)], link, c.model, c);
   }
-  for (const Comparison& cmp : c.comparisons) {
-    if (cmp.pairs == 1 && (!c.worst || std::fabs(cmp.error) > std::fabs(c.worst->error))) {
-      c.worst = cmp;
-    }
-  }
+  set_worst(c);
   if (c.covered(other).measured) {
     double worst = 0;
     std::int64_t where = 0;
@@ -629,7 +767,7 @@ Calibration calibrate(const Measurements& m) {
                        link_name(other), link_name(c.primary), 100 * worst, bytes_text(where))});
     }
   }
-  segment_quality(c);
+  segment_quality(c, c.fitted);
 
   c.compute = fit_compute(m.compute);
   if (!c.compute.measured) {

@@ -91,6 +91,7 @@ struct Calibration {
   std::vector<NamedWarning> warnings;
   std::vector<std::string> extrapolated;  // what the platform says beyond the measurements
   bool simulated = false;                 // the measurements came from smpirun
+  Test fitted = Test::PingPong;           // the times the transfer was fitted to
 
   const LinkCoverage& covered(LinkKind link) const {
     return coverage[static_cast<std::size_t>(link)];

@@ -94,7 +94,7 @@ std::string calibration_text(const ReportInput& in) {
     out += "  host speed: not measured\n";
   }
 
-  out += "\nFit of the ping-pong times per size segment:\n";
+  out += fmt::format("\nFit of the {} times per size segment:\n", test_name(c.fitted));
   out += fmt::format("  {:<11} {:<26} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9}  {}\n", "link", "sizes",
                      "points", "lat-factor", "bw-factor", "R^2", "mean err", "max err", "at");
   for (const SegmentQuality& q : c.segments) {
@@ -197,11 +197,10 @@ std::string calibration_svg(const ReportInput& in) {
     Test test;
     const char* colour;
   };
-  static const Style kStyles[] = {{Test::PingPong, "#1f5fbf"},
-                                  {Test::PingPongSsend, "#7a3fb0"},
-                                  {Test::PingPongIsend, "#2a9d4a"},
-                                  {Test::SendOverhead, "#d9731a"},
-                                  {Test::IsendOverhead, "#b8342e"}};
+  static const Style kStyles[] = {
+      {Test::PingPong, "#1f5fbf"},      {Test::PingPongSsend, "#7a3fb0"},
+      {Test::PingPongIsend, "#2a9d4a"}, {Test::SendOverhead, "#d9731a"},
+      {Test::IsendOverhead, "#b8342e"}, {Test::AppMessage, "#222222"}};
   constexpr double kPanelWidth = 560, kHeight = 560, kTop = 70, kBottom = 470;
   std::vector<LinkKind> links;
   for (LinkKind link : kLinkKinds) {
@@ -238,7 +237,8 @@ std::string calibration_svg(const ReportInput& in) {
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">overhead "
-      "tests: the sender's time per call; ping-pongs: half a round trip</text>\n",
+      "tests: the sender's time per call; ping-pongs: half a round trip; app-messages: the least "
+      "time of a received message in a replay</text>\n",
       width / 2, kHeight - 12);
   return svg + "</svg>\n";
 }

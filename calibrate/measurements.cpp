@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "calibrate/benchmark_reader.hpp"
+#include "calibrate/replay_messages.hpp"
 #include "core/format_error.hpp"
 
 namespace p3s::calibrate {
@@ -27,6 +28,8 @@ std::string_view test_name(Test test) {
       return "send-overhead";
     case Test::IsendOverhead:
       return "isend-overhead";
+    case Test::AppMessage:
+      return "app-message";
   }
   return "?";
 }
@@ -70,15 +73,24 @@ Measurements read_measurements(const std::vector<std::filesystem::path>& files) 
     if (line.find_first_not_of(" \t\r") == std::string::npos) {
       throw core::FormatError(file, 0, "empty: no measurements");
     }
-    // One reader per kind of input, chosen by the first line's format.
+    // One reader per kind of input: the benchmark's JSON lines say what they are on the first
+    // line, a replay result is one JSON document.
     const std::optional<std::string> format = format_of(line);
     if (format != kBenchmarkFormat) {
-      throw core::FormatError(file, 1,
-                              fmt::format("not calibration measurements (the first line should "
-                                          "be the benchmark's header, format '{}')",
-                                          kBenchmarkFormat));
+      in.close();
+      if (!read_replay_messages(path, out)) {
+        throw core::FormatError(
+            file, 1,
+            fmt::format("not calibration measurements: neither the benchmark's output (its first "
+                        "line has format '{}') nor a replay result ('{}')",
+                        kBenchmarkFormat, kReplayFormat));
+      }
+      out.sources.push_back(
+          fmt::format("{}: messages measured by a Synthetic Signature replay", file));
+      continue;
     }
     const SystemDescription system = read_benchmark_file(file, line, in, out);
+    out.benchmark = true;
     if (!first) {
       first.emplace(file, system);
     } else if (first->second.build != system.build ||

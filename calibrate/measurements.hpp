@@ -1,8 +1,8 @@
 #pragma once
 // What `p3s calibrate` fits: point-to-point and compute measurements of one MPI system, read
-// from files whose first line says what they are. Today the calibration benchmark's output
-// ("p3s-calibration 1", calibrate/bench/); another kind of input (replay_mpi's measured
-// messages) becomes another reader feeding the same samples (see read_measurements).
+// from files that say what they are: the calibration benchmark's output ("p3s-calibration 1",
+// calibrate/bench/) and the Synthetic Signature's measured messages ("p3s-replay 1",
+// replay_mpi/), each by its own reader feeding the same samples.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -23,9 +23,13 @@ enum class Test {
   PingPongIsend,  // MPI_Isend + MPI_Wait against a pre-posted MPI_Irecv
   SendOverhead,   // the sender's time per MPI_Send of a burst the receiver has posted
   IsendOverhead,  // the sender's time per MPI_Isend of such a burst
+  // A message of the application's own pattern as the Synthetic Signature replayed it: the
+  // receiver's time from posting the receive to its completion. Its least over a replay is at
+  // best one whole message (the transfer and both ends' overheads), as a ping-pong's half.
+  AppMessage,
 };
-inline constexpr Test kTests[] = {Test::PingPong, Test::PingPongSsend, Test::PingPongIsend,
-                                  Test::SendOverhead, Test::IsendOverhead};
+inline constexpr Test kTests[] = {Test::PingPong,     Test::PingPongSsend, Test::PingPongIsend,
+                                  Test::SendOverhead, Test::IsendOverhead, Test::AppMessage};
 std::string_view test_name(Test test);
 
 struct MessageSample {
@@ -50,6 +54,7 @@ struct Measurements {
   std::vector<ComputeSample> compute;
   std::vector<std::string> sources;  // one line per file: what produced it
   bool simulated = false;            // measured under SimGrid (smpirun), not a real system
+  bool benchmark = false;            // the calibration benchmark's output is among them
 };
 
 // "512 B", "64 KiB", "16 MiB", "1877 B": how messages sizes are named in messages.

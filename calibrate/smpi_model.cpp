@@ -66,6 +66,7 @@ double SmpiPointToPoint::time(Test test, LinkKind link, std::int64_t bytes) cons
   const bool is_eager = eager(bytes);
   switch (test) {
     case Test::PingPong:
+    case Test::AppMessage:  // at best a whole message, as a ping-pong's half
       return t + (is_eager ? send.seconds(bytes) + receive.seconds(bytes) : 0);
     case Test::PingPongSsend:
       return t + send.seconds(bytes);

@@ -5,9 +5,9 @@
 
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
-#include "core/ti_import.hpp"
 #include "core/trace_format.hpp"
 #include "fuzz_input.hpp"
+#include "ti_import/ti_import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p3s;
@@ -19,9 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   std::ios::binary)
         << parts[i];
   }
-  core::TiImport import;
+  ti_import::TiImport import;
   try {
-    import = core::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
+    import = ti_import::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
   } catch (const core::FormatError&) {
     return 0;
   }

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/json_read.hpp"
+
 namespace p3s::replay {
 namespace {
 
@@ -13,6 +15,27 @@ using nlohmann::ordered_json;
 
 ordered_json spread_json(const Spread& s) {
   return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
+}
+
+const std::vector<std::string> kMessageColumns = {"phase", "step", "rank",    "peer",     "side",
+                                                  "bytes", "link", "seconds", "in_flight"};
+
+MessageResult message_of(const json& row) {
+  core::json_require(row.is_array() && row.size() == kMessageColumns.size(), row,
+                     "a message row has one value per column (9)");
+  MessageResult m;
+  m.phase = core::json_int32(row[0], 0);
+  m.step = core::json_int32(row[1], 0);
+  m.rank = core::json_int32(row[2], 0);
+  m.peer = core::json_int32(row[3], 0);
+  core::json_require(row[4] == "send" || row[4] == "recv", row[4], "side is send or recv");
+  m.send = row[4] == "send";
+  m.bytes = core::json_integer(row[5], 0);
+  core::json_require(row[6] == "node" || row[6] == "network", row[6], "link is node or network");
+  m.same_node = row[6] == "node";
+  m.seconds = core::json_number(row[7], 0);
+  m.in_flight = core::json_int32(row[8], 1);
+  return m;
 }
 
 }  // namespace
@@ -76,62 +99,57 @@ ordered_json to_json(const ReplayResult& r) {
           {"phases", phases},
           {"collectives", collectives},
           {"step_log", steps},
-          {"messages",
-           {{"columns",
-             {"phase", "step", "rank", "peer", "side", "bytes", "link", "seconds", "in_flight"}},
-            {"rows", rows}}},
+          {"messages", {{"columns", kMessageColumns}, {"rows", rows}}},
           {"warnings", r.warnings}};
 }
 
 ReplayResult read_replay_result(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read " + file.string());
-  const std::string where = file.string() + ": ";
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(where + "not JSON (" + e.what() + ")");
-  }
-  if (!j.is_object() || j.value("format", "") != "p3s-replay 1")
-    throw std::runtime_error(where + "not a p3s-replay 1 file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ReplayResult r;
-  try {
+  core::read_json_document(file.string(), text, [&](const json& j) {
+    core::json_require(j.is_object() && j.value("format", "") == "p3s-replay 1", j,
+                       "not a p3s-replay 1 file");
     j.at("source").get_to(r.source);
-    j.at("nprocs").get_to(r.nprocs);
-    j.at("processes").get_to(r.processes);
-    j.at("measurable").get_to(r.measurable);
-    j.at("black_holes").get_to(r.black_holes);
-    j.at("noise_pairs").get_to(r.noise_pairs);
-    j.at("ranks_per_node").get_to(r.ranks_per_node);
+    r.nprocs = core::json_int32(j.at("nprocs"), 1);
+    r.processes = core::json_int32(j.at("processes"), 1);
+    r.measurable = core::json_int32(j.at("measurable"), 1);
+    r.black_holes = core::json_int32(j.at("black_holes"), 0);
+    r.noise_pairs = core::json_int32(j.at("noise_pairs"), 0);
+    r.ranks_per_node = core::json_integer(j.at("ranks_per_node"), 1);
     j.at("mapping").get_to(r.mapping);
     j.at("placement_kept").get_to(r.placement_kept);
     j.at("placement").get_to(r.placement);
     j.at("compute").get_to(r.compute);
-    j.at("measured_repetitions").get_to(r.repetitions);
-    j.at("steps").get_to(r.steps);
-    j.at("pet_seconds").get_to(r.pet);
-    j.at("synet_seconds").get_to(r.synet);
+    r.repetitions = core::json_int32(j.at("measured_repetitions"), 1);
+    r.steps = core::json_int32(j.at("steps"), 0);
+    r.pet = core::json_number(j.at("pet_seconds"), 0);
+    r.synet = core::json_number(j.at("synet_seconds"), 0);
     j.at("warnings").get_to(r.warnings);
     for (const json& p : j.at("phases")) {
-      PhaseResult ph;
-      p.at("name").get_to(ph.name);
-      p.at("weight").get_to(ph.weight);
-      p.at("phase_et_seconds").get_to(ph.phase_et);
-      const json& s = p.at("per_rank_seconds");
-      s.at("min").get_to(ph.per_rank.min);
-      s.at("mean").get_to(ph.per_rank.mean);
-      s.at("max").get_to(ph.per_rank.max);
-      p.at("steps").get_to(ph.steps);
-      p.at("collectives").get_to(ph.collectives);
-      p.at("app_network_messages").get_to(ph.app_network_messages);
-      p.at("replay_network_messages").get_to(ph.replay_network_messages);
-      p.at("noise_messages").get_to(ph.noise_messages);
-      r.phases.push_back(ph);
+      core::json_within(p, [&] {
+        PhaseResult ph;
+        p.at("name").get_to(ph.name);
+        ph.weight = core::json_number(p.at("weight"), 0);
+        ph.phase_et = core::json_number(p.at("phase_et_seconds"), 0);
+        const json& s = p.at("per_rank_seconds");
+        ph.per_rank.min = core::json_number(s.at("min"), 0);
+        ph.per_rank.mean = core::json_number(s.at("mean"), 0);
+        ph.per_rank.max = core::json_number(s.at("max"), 0);
+        ph.steps = core::json_int32(p.at("steps"), 0);
+        p.at("collectives").get_to(ph.collectives);
+        ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
+        ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
+        ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
+        r.phases.push_back(ph);
+      });
     }
-  } catch (const json::exception& e) {
-    throw std::runtime_error(where + e.what());
-  }
+    const json& messages = j.at("messages");
+    core::json_require(messages.at("columns") == json(kMessageColumns), messages.at("columns"),
+                       "the message columns are not p3s-replay 1's");
+    for (const json& row : messages.at("rows")) r.messages.push_back(message_of(row));
+  });
   return r;
 }
 

@@ -86,8 +86,9 @@ struct ReplayResult {
 };
 
 nlohmann::ordered_json to_json(const ReplayResult& result);
-// Reads what `p3s replay` and `p3s predict` need: everything but the step log and messages.
-// Throws std::runtime_error naming the file and the key that is missing or wrong.
+// Reads everything but the step log (which only the tests of the replay's logic read): what
+// `p3s replay` and `p3s predict` report, and the measured messages `p3s calibrate` fits to.
+// Throws core::FormatError naming the file and the JSON path of what is missing or wrong.
 ReplayResult read_replay_result(const std::filesystem::path& file);
 
 }  // namespace p3s::replay

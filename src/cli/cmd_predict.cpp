@@ -23,13 +23,13 @@
 #include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
-#include "core/ti_rank_converter.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 #include "sim/simulate.hpp"
+#include "ti_import/ti_rank_converter.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -143,7 +143,7 @@ int run_predict(const Args& args) {
     request.training.push_back(signature_of(runs[i]));
     const signature::Signature& sig = request.training.back();
     traced.insert(sig.run.nprocs);
-    if (sig.run.wall_clock == core::kTiWallClock) {
+    if (sig.run.wall_clock == ti_import::kTiWallClock) {
       // An imported SMPI trace holds no communication times: its AET is compute only.
       prediction.warnings.push_back(fmt::format(
           "{}: imported from SMPI, its wall clock is synthetic (compute only): no measured time "

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/text_file.hpp"
@@ -106,8 +107,9 @@ bool known_unit(Quantity quantity, std::string_view unit) {
 
 // A positive, finite number then one of the quantity's units: SimGrid itself would take a
 // negative or zero bandwidth, latency or speed and fail (or divide by it) in the middle of a
-// simulation.
-void check_quantity(const std::string& what, const std::string& value, Quantity quantity) {
+// simulation. Returns the number and the unit.
+std::pair<double, std::string_view> checked_quantity(const std::string& what,
+                                                     const std::string& value, Quantity quantity) {
   double number = 0;
   const char* begin = value.data();
   const char* end = value.data() + value.size();
@@ -120,6 +122,25 @@ void check_quantity(const std::string& what, const std::string& value, Quantity 
   if (!(number > 0) || !std::isfinite(number)) {
     throw std::invalid_argument(what + " '" + value + "' must be positive");
   }
+  return {number, unit};
+}
+
+void check_quantity(const std::string& what, const std::string& value, Quantity quantity) {
+  checked_quantity(what, value, quantity);
+}
+
+// What a decimal (k, M, ...) or binary (Ki, Mi, ...) prefix multiplies by; "" is 1.
+double prefix_multiplier(std::string_view prefix) {
+  double decimal = 1, binary = 1;
+  for (const char* p : {"", "k", "M", "G", "T", "P", "E", "Z", "Y"}) {
+    if (prefix == p) return decimal;
+    decimal *= 1e3;
+  }
+  for (const char* p : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"}) {
+    binary *= 1024;
+    if (prefix == p) return binary;
+  }
+  return 1;
 }
 
 // A non-negative finite number, alone (SMPI's factors and overheads).
@@ -326,6 +347,23 @@ std::string platform_xml(const PlatformSpec& spec) {
 
 void write_platform(const PlatformSpec& spec, const std::filesystem::path& file) {
   core::write_text_file(file, platform_xml(spec));
+}
+
+double bandwidth_bytes_per_second(const std::string& value) {
+  const auto [number, unit] = checked_quantity("bandwidth", value, Quantity::Bandwidth);
+  const bool bits = unit.ends_with("bps") && !unit.ends_with("Bps");
+  return number * prefix_multiplier(unit.substr(0, unit.size() - 3)) / (bits ? 8 : 1);
+}
+
+double latency_seconds(const std::string& value) {
+  const auto [number, unit] = checked_quantity("latency", value, Quantity::Latency);
+  static const std::pair<const char*, double> kUnits[] = {
+      {"w", 604800}, {"d", 86400}, {"h", 3600},  {"m", 60},    {"s", 1},
+      {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+  for (const auto& [name, seconds] : kUnits) {
+    if (unit == name) return number * seconds;
+  }
+  return number;
 }
 
 std::string scaled_quantity(const std::string& value, double factor) {

@@ -55,4 +55,10 @@ void write_platform(const PlatformSpec& spec, const std::filesystem::path& file)
 // positive finite number.
 std::string scaled_quantity(const std::string& value, double factor);
 
+// The value of a bandwidth in bytes per second ("10Gbps" -> 1.25e9) and of a latency in
+// seconds ("1us" -> 1e-6), as SimGrid reads them. Throws std::invalid_argument on a value
+// check_platform would refuse.
+double bandwidth_bytes_per_second(const std::string& value);
+double latency_seconds(const std::string& value);
+
 }  // namespace p3s::sim

@@ -5,7 +5,8 @@
 namespace p3s::trace {
 
 std::int64_t type_bytes(MPI_Datatype type) {
-  if (type == MPI_DATATYPE_NULL || type == nullptr) return 0;
+  // A zero handle is no type: nullptr in Open MPI, 0 in MPICH (whose handles are integers).
+  if (type == MPI_DATATYPE_NULL || type == MPI_Datatype{}) return 0;
   MPI_Count size = 0;
   // The _x form does not overflow for types larger than 2 GiB.
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED) return 0;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "calibrate/segmented_fit.hpp"
 #include "calibrate/smpi_model.hpp"
 #include "core/format_error.hpp"
+#include "replay_mpi/replay_result.hpp"
 
 namespace p3s::calibrate {
 namespace {
@@ -353,6 +355,92 @@ TEST(ReadMeasurements, RefusesFilesOfDifferentSystems) {
     EXPECT_NE(std::string(e.what()).find("system-b.jsonl:1: inconsistent with"), std::string::npos)
         << e.what();
   }
+}
+
+// ------------------------------------------------------------------ replay results
+
+// A replay result whose received messages took `seconds(bytes)`, at `sizes`, on one link kind;
+// each is also sent (the sender's side, which the calibration leaves out) in 1 ns.
+std::string replay_text(const std::vector<std::int64_t>& sizes, bool same_node,
+                        const std::function<double(std::int64_t)>& seconds) {
+  replay::ReplayResult r;
+  r.source = "app.slt";
+  r.nprocs = r.processes = r.measurable = 4;
+  r.repetitions = 3;
+  r.compute = "spin";
+  for (const std::int64_t b : sizes) {
+    for (int rep = 0; rep < 3; ++rep) {
+      // The least repetition is the message itself, the others waited longer.
+      r.messages.push_back({0, rep, 1, 0, false, b, same_node, seconds(b) * (1 + rep), 1});
+      r.messages.push_back({0, rep, 0, 1, true, b, same_node, 1e-9, 1});
+    }
+  }
+  return to_json(r).dump(1) + "\n";
+}
+
+TEST(CalibrateFromReplay, TwoSizesGiveTheLatencyAndBandwidthThroughThem) {
+  // 3 us and 2 GB/s over the payload (bytes + SMPI's 16-byte envelope).
+  const auto t = [](std::int64_t b) { return 3e-6 + static_cast<double>(b + 16) / 2e9; };
+  const Calibration c = calibrate_text("two.json", replay_text({512, 65536}, false, t));
+  ASSERT_TRUE(c.covered(LinkKind::CrossNode).measured);
+  EXPECT_FALSE(c.covered(LinkKind::SameNode).measured);
+  EXPECT_NEAR(c.model.cross_node.latency, 3e-6, 1e-12);
+  EXPECT_NEAR(c.model.cross_node.bandwidth, 2e9, 1e-3 * 2e9);
+  EXPECT_FALSE(c.overheads_measured);
+  EXPECT_FALSE(c.compute.measured);
+  EXPECT_TRUE(has_warning(c, "app-messages-only"));
+  EXPECT_TRUE(has_warning(c, "no-same-node"));
+}
+
+TEST(CalibrateFromReplay, OneSizeKeepsTheDefaultBandwidthAndNamesIt) {
+  // p3s platform's default loopback: 100 Gbps = 12.5 GB/s.
+  const Calibration c =
+      calibrate_text("one.json", replay_text({1024}, true, [](std::int64_t) { return 2e-6; }));
+  ASSERT_TRUE(c.covered(LinkKind::SameNode).measured);
+  EXPECT_DOUBLE_EQ(c.model.same_node.bandwidth, 12.5e9);
+  EXPECT_NEAR(c.model.same_node.latency, 2e-6 - 1040 / 12.5e9, 1e-15);
+  bool named = false;
+  for (const NamedWarning& w : c.warnings) {
+    if (w.name == "app-messages-only") {
+      named = w.text.find("the bandwidth of same-node messages (one size") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(named);
+}
+
+TEST(CalibrateFromReplay, WithTheBenchmarkTheyAreOnlyCompared) {
+  const Truth truth;
+  const Measurements m =
+      read_measurements({temp_file("bench.jsonl", synthetic(truth, {0, 1})),
+                         temp_file("app.json", replay_text({512}, false, [&](std::int64_t b) {
+                                     return 2 * truth.time("pingpong", 1, b);
+                                   }))});
+  const Calibration c = calibrate(m);
+  EXPECT_FALSE(has_warning(c, "app-messages-only"));
+  EXPECT_TRUE(c.overheads_measured);
+  bool compared = false;
+  for (const Comparison& cmp : c.comparisons) {
+    if (cmp.test != calibrate::Test::AppMessage) continue;
+    compared = true;
+    EXPECT_NEAR(cmp.error, -0.5, 1e-3);  // the app's messages took twice the fitted time
+  }
+  EXPECT_TRUE(compared);
+}
+
+TEST(CalibrateFromReplay, BadReplayResultsAreRefusedWithTheirPath) {
+  std::string text = replay_text({512}, false, [](std::int64_t) { return 1e-6; });
+  std::string sideways = text;
+  sideways.replace(sideways.find("\"recv\""), 6, "\"back\"");
+  const std::string e = read_error("sideways.json", sideways);
+  EXPECT_NE(e.find("sideways.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("/messages/rows/0/4"), std::string::npos) << e;
+  std::string negative = text;
+  negative.replace(negative.find("1e-06"), 5, "-1e-06");
+  EXPECT_NE(read_error("negative.json", negative).find("/messages/rows/"), std::string::npos);
+  const std::string none = replay_text({}, false, [](std::int64_t) { return 1e-6; });
+  EXPECT_NE(read_error("none.json", none).find("measured no messages"), std::string::npos);
+  std::string cut = text.substr(0, text.size() / 2);
+  EXPECT_NE(read_error("cut.json", cut).find("not calibration measurements"), std::string::npos);
 }
 
 }  // namespace

@@ -24,7 +24,6 @@
 
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
-#include "core/ti_import.hpp"
 #include "core/trace_format.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -32,6 +31,7 @@
 #include "signature/signature_json.hpp"
 #include "sim/platform_spec.hpp"
 #include "sim/rank_placement.hpp"
+#include "ti_import/ti_import.hpp"
 
 namespace p3s {
 namespace {
@@ -393,9 +393,10 @@ void import_two_ranks(const std::string& name, const std::string& rank0) {
   std::ofstream(dir / "r1.txt") << rank0;
   std::ofstream(dir / "r2.txt") << kTiRank1;
   std::ofstream(dir / "trace.txt") << "r1.txt\nr2.txt\n";
-  const core::TiImport import = core::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
+  const ti_import::TiImport import =
+      ti_import::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
   fs::create_directories(dir / "run");
-  core::write_ti_import(dir / "run", import);
+  ti_import::write_ti_import(dir / "run", import);
   core::read_run_rank(dir / "run", import.info, 0);
 }
 

@@ -1,6 +1,6 @@
 // The SimGrid TI import on hand-written traces: SMPI's file quirks, every action family, and
 // the errors that name file and line.
-#include "core/ti_import.hpp"
+#include "ti_import/ti_import.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "core/format_error.hpp"
 #include "core/smpi_datatype.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace {
 namespace fs = std::filesystem;
 
@@ -48,7 +48,7 @@ class TiImportTest : public ::testing::Test {
   std::string error_of(const fs::path& list) {
     try {
       import(list);
-    } catch (const FormatError& e) {
+    } catch (const core::FormatError& e) {
       return e.what();
     }
     ADD_FAILURE() << "import of " << list << " did not fail";
@@ -105,7 +105,7 @@ TEST_F(TiImportTest, LastLineMayLackItsNewlineAndBlanksTrail) {
   TiImport t = import(
       write_run({"0 init\n0 bcast 4 0 1 \n0 finalize", "1 init\n1 bcast 4 0 1 \n1 finalize"}));
   ASSERT_EQ(t.ranks[0].events.size(), 2u);
-  EXPECT_EQ(t.ranks[0].events[1].op, Op::Finalize);
+  EXPECT_EQ(t.ranks[0].events[1].op, core::Op::Finalize);
 }
 
 TEST_F(TiImportTest, OneSharedFileHoldsEveryRank) {
@@ -115,7 +115,7 @@ TEST_F(TiImportTest, OneSharedFileHoldsEveryRank) {
   TiImport t = import(dir_ / "one.txt");
   EXPECT_TRUE(t.shared_file);
   ASSERT_EQ(t.info.nprocs, 2);
-  EXPECT_EQ(t.ranks[1].events[0].op, Op::Send);
+  EXPECT_EQ(t.ranks[1].events[0].op, core::Op::Send);
   EXPECT_EQ(t.ranks[1].events[0].dst, 0);
   EXPECT_EQ(t.ranks[0].events[0].src, 1);
   EXPECT_EQ(t.ranks[0].events[0].rbytes, 16);
@@ -157,14 +157,14 @@ TEST_F(TiImportTest, ComputeBecomesBurstsAndTimesAreSynthetic) {
   // 2e6 flops at 1e9 flops/s = 2 ms of CPU; sleep adds wall time only; location is ignored.
   TiImport t = import_rank0(
       "0 location app.c 12\n0 compute 2e+06\n0 barrier\n0 compute 1000\n0 sleep 0.5\n0 barrier\n");
-  const RankTrace& r = t.ranks[0];
+  const core::RankTrace& r = t.ranks[0];
   ASSERT_EQ(r.events.size(), 3u);
   EXPECT_EQ(r.events[0].burst_cpu, 2'000'000);
   EXPECT_EQ(r.events[0].t_start, 2'000'000);
   EXPECT_EQ(r.events[0].t_end, r.events[0].t_start);
   EXPECT_EQ(r.events[1].burst_cpu, 1'000);
   EXPECT_EQ(r.burst_wall(1), 500'001'000);
-  EXPECT_EQ(r.events[2].op, Op::Finalize);
+  EXPECT_EQ(r.events[2].op, core::Op::Finalize);
   EXPECT_EQ(r.wall_clock, "synthetic");
   EXPECT_EQ(r.cpu_clock, "flops/1e+09");
   EXPECT_EQ(t.info.cpu_clock, "flops/1e+09");
@@ -183,22 +183,22 @@ TEST_F(TiImportTest, CountsBecomeBytesByDatatype) {
   TiImport mpe =
       import(write_run({"0 init mpe\n0 send 1 7 9\n0 finalize\n", "1 init\n1 finalize\n"}));
   EXPECT_EQ(mpe.ranks[0].events[0].bytes, 72);
-  EXPECT_EQ(smpi_datatype_size("50"), 32);  // MPI_LONG_DOUBLE_INT
-  EXPECT_FALSE(smpi_datatype_size("51"));   // a C++ type SMPI 3.32 does not define
+  EXPECT_EQ(core::smpi_datatype_size("50"), 32);  // MPI_LONG_DOUBLE_INT
+  EXPECT_FALSE(core::smpi_datatype_size("51"));   // a C++ type SMPI 3.32 does not define
 }
 
 TEST_F(TiImportTest, WildcardsAndProcNull) {
   TiImport t = import_rank0("0 recv -333 -444 1 1\n0 send -333 4 1 1\n0 sendRecv 2 1 3 -333 1 1\n");
   const auto& e = t.ranks[0].events;
-  EXPECT_EQ(e[0].src, kAnySource);
-  EXPECT_EQ(e[0].rtag, kAnyTag);
-  EXPECT_EQ(e[1].dst, kNone);  // MPI_PROC_NULL
+  EXPECT_EQ(e[0].src, core::kAnySource);
+  EXPECT_EQ(e[0].rtag, core::kAnyTag);
+  EXPECT_EQ(e[1].dst, core::kNone);  // MPI_PROC_NULL
   EXPECT_EQ(e[1].bytes, 0);
   EXPECT_EQ(e[2].dst, 1);
   EXPECT_EQ(e[2].bytes, 8);
-  EXPECT_EQ(e[2].src, kAnySource);
+  EXPECT_EQ(e[2].src, core::kAnySource);
   EXPECT_EQ(e[2].rbytes, 12);
-  EXPECT_EQ(e[2].tag, kNone);
+  EXPECT_EQ(e[2].tag, core::kNone);
 }
 
 TEST_F(TiImportTest, WaitsCompleteTheRequestsTheyName) {
@@ -210,12 +210,12 @@ TEST_F(TiImportTest, WaitsCompleteTheRequestsTheyName) {
   const auto& e = t.ranks[0].events;
   ASSERT_EQ(e.size(), 13u);
   EXPECT_EQ(e[0].req, 0);
-  EXPECT_EQ(e[2].requests, (std::vector<RequestRecord>{{1, true, 1, 7, 24}}));
-  EXPECT_EQ(e[3].requests, (std::vector<RequestRecord>{{0, false, 1, 7, 24}}));
-  EXPECT_EQ(e[6].requests,
-            (std::vector<RequestRecord>{{2, false, kAnySource, 8, 32}, {3, true, 1, 8, 32}}));
-  EXPECT_EQ(e[9].requests, (std::vector<RequestRecord>{{4, false, 1, 9, 32}}));
-  EXPECT_EQ(e[10].requests, (std::vector<RequestRecord>{{5, true, 1, 9, 32}}));
+  EXPECT_EQ(e[2].requests, (std::vector<core::RequestRecord>{{1, true, 1, 7, 24}}));
+  EXPECT_EQ(e[3].requests, (std::vector<core::RequestRecord>{{0, false, 1, 7, 24}}));
+  EXPECT_EQ(e[6].requests, (std::vector<core::RequestRecord>{{2, false, core::kAnySource, 8, 32},
+                                                             {3, true, 1, 8, 32}}));
+  EXPECT_EQ(e[9].requests, (std::vector<core::RequestRecord>{{4, false, 1, 9, 32}}));
+  EXPECT_EQ(e[10].requests, (std::vector<core::RequestRecord>{{5, true, 1, 9, 32}}));
   EXPECT_TRUE(e[11].requests.empty());
 }
 
@@ -225,9 +225,9 @@ TEST_F(TiImportTest, TestCompletesItsRequestWhenNothingLaterDoes) {
       "0 irecv 1 3 1 1\n0 test 1 0 3\n0 test 1 0 3\n0 isend 1 4 1 1\n0 test 0 1 4\n0 wait 0 1 4\n");
   const auto& e = t.ranks[0].events;
   EXPECT_TRUE(e[1].requests.empty());
-  EXPECT_EQ(e[2].requests, (std::vector<RequestRecord>{{0, false, 1, 3, 4}}));
+  EXPECT_EQ(e[2].requests, (std::vector<core::RequestRecord>{{0, false, 1, 3, 4}}));
   EXPECT_TRUE(e[4].requests.empty());
-  EXPECT_EQ(e[5].requests, (std::vector<RequestRecord>{{1, true, 1, 4, 4}}));
+  EXPECT_EQ(e[5].requests, (std::vector<core::RequestRecord>{{1, true, 1, 4, 4}}));
 }
 
 TEST_F(TiImportTest, PersistentStartsBecomeNonBlockingCalls) {
@@ -235,13 +235,13 @@ TEST_F(TiImportTest, PersistentStartsBecomeNonBlockingCalls) {
   // the wait names the receive's source.
   TiImport t = import_rank0("0 Start 0 29 16 1\n0 Start 1 29 16 1\n0 wait 1 0 29\n0 wait 0 1 29\n");
   const auto& e = t.ranks[0].events;
-  EXPECT_EQ(e[0].op, Op::Irecv);
-  EXPECT_EQ(e[0].src, kAnySource);
+  EXPECT_EQ(e[0].op, core::Op::Irecv);
+  EXPECT_EQ(e[0].src, core::kAnySource);
   EXPECT_EQ(e[0].rbytes, 16);
-  EXPECT_EQ(e[1].op, Op::Isend);
+  EXPECT_EQ(e[1].op, core::Op::Isend);
   EXPECT_EQ(e[1].dst, 1);
   EXPECT_EQ(e[1].bytes, 16);
-  EXPECT_EQ(e[2].requests, (std::vector<RequestRecord>{{0, false, 1, 29, 16}}));
+  EXPECT_EQ(e[2].requests, (std::vector<core::RequestRecord>{{0, false, 1, 29, 16}}));
 }
 
 TEST_F(TiImportTest, CollectivesCarryBytesAndRoots) {
@@ -254,31 +254,31 @@ TEST_F(TiImportTest, CollectivesCarryBytesAndRoots) {
       "0 alltoall 2 2 1 1\n0 alltoallv 3 1 2 4 2 2 1 1\n0 allgatherv 1 1 2 1 1\n"
       "0 reducescatter 1 2 0 1\n0 scan 2 0 1 \n0 barrier\n0 ibcast 7 0 1 \n0 waitall 1\n");
   struct Expect {
-    Op op;
+    core::Op op;
     std::int64_t bytes, rbytes;
     std::int32_t root;
   };
-  const std::vector<Expect> expected = {{Op::Bcast, 24, 24, 1},
-                                        {Op::Reduce, 8, 8, 1},
-                                        {Op::Allreduce, 12, 12, kNone},
-                                        {Op::Gather, 12, 24, 0},
-                                        {Op::Gather, 12, 0, 1},
-                                        {Op::Gatherv, 4, 12, 0},
-                                        {Op::Gather, 12, 24, 0},
-                                        {Op::Gatherv, 4, 12, 0},  // MPI_IN_PLACE at the root
-                                        {Op::Scatter, 24, 12, 0},
-                                        {Op::Scatterv, 0, 4, 1},
-                                        {Op::Allgather, 8, 16, kNone},
-                                        {Op::Alltoall, 16, 16, kNone},
-                                        {Op::Alltoallv, 12, 16, kNone},
-                                        {Op::Allgatherv, 4, 12, kNone},
-                                        {Op::ReduceScatter, 12, 4, kNone},
-                                        {Op::Scan, 8, 8, kNone},
-                                        {Op::Barrier, 0, 0, kNone},
-                                        {Op::Ibcast, 28, 28, 0}};
+  const std::vector<Expect> expected = {{core::Op::Bcast, 24, 24, 1},
+                                        {core::Op::Reduce, 8, 8, 1},
+                                        {core::Op::Allreduce, 12, 12, core::kNone},
+                                        {core::Op::Gather, 12, 24, 0},
+                                        {core::Op::Gather, 12, 0, 1},
+                                        {core::Op::Gatherv, 4, 12, 0},
+                                        {core::Op::Gather, 12, 24, 0},
+                                        {core::Op::Gatherv, 4, 12, 0},  // MPI_IN_PLACE at the root
+                                        {core::Op::Scatter, 24, 12, 0},
+                                        {core::Op::Scatterv, 0, 4, 1},
+                                        {core::Op::Allgather, 8, 16, core::kNone},
+                                        {core::Op::Alltoall, 16, 16, core::kNone},
+                                        {core::Op::Alltoallv, 12, 16, core::kNone},
+                                        {core::Op::Allgatherv, 4, 12, core::kNone},
+                                        {core::Op::ReduceScatter, 12, 4, core::kNone},
+                                        {core::Op::Scan, 8, 8, core::kNone},
+                                        {core::Op::Barrier, 0, 0, core::kNone},
+                                        {core::Op::Ibcast, 28, 28, 0}};
   const auto& e = t.ranks[0].events;
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    SCOPED_TRACE(op_name(expected[i].op));
+    SCOPED_TRACE(core::op_name(expected[i].op));
     EXPECT_EQ(e[i].op, expected[i].op);
     EXPECT_EQ(e[i].bytes, expected[i].bytes);
     EXPECT_EQ(e[i].rbytes, expected[i].rbytes);
@@ -286,7 +286,8 @@ TEST_F(TiImportTest, CollectivesCarryBytesAndRoots) {
     EXPECT_EQ(e[i].comm, 0);
   }
   EXPECT_EQ(e[17].req, 0);
-  EXPECT_EQ(e[18].requests, (std::vector<RequestRecord>{{0, true, kNone, kNone, 28}}));
+  EXPECT_EQ(e[18].requests,
+            (std::vector<core::RequestRecord>{{0, true, core::kNone, core::kNone, 28}}));
 }
 
 TEST_F(TiImportTest, WrittenRunReadsBackStrictly) {
@@ -298,15 +299,15 @@ TEST_F(TiImportTest, WrittenRunReadsBackStrictly) {
   fs::path run = dir_ / "run";
   fs::create_directories(run);
   write_ti_import(run, t);
-  RunInfo info = read_run_info(run);
+  core::RunInfo info = core::read_run_info(run);
   EXPECT_EQ(info, t.info);
   EXPECT_EQ(info.command[0], "smpirun-ti");
-  check_rank_files(run, 2);
-  RankTrace r0 = read_run_rank(run, info, 0);
+  core::check_rank_files(run, 2);
+  core::RankTrace r0 = read_run_rank(run, info, 0);
   EXPECT_EQ(r0.events, t.ranks[0].events);
-  EXPECT_EQ(r0.comms, (std::vector<Communicator>{{0, {0, 1}}, {1, {0}}}));
+  EXPECT_EQ(r0.comms, (std::vector<core::Communicator>{{0, {0, 1}}, {1, {0}}}));
   EXPECT_EQ(r0.events[0].burst_cpu, 250'000);
 }
 
 }  // namespace
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

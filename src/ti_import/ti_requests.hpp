@@ -7,7 +7,7 @@
 
 #include "core/event.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 
 // How TI wait and test lines name a request: source, destination and tag as SMPI writes them
 // (world ranks, kTiUndefinedPeer, kTiAnyTag).
@@ -25,7 +25,7 @@ struct TiPendingRequest {
   // A started persistent receive: TI names only its destination (this rank), so any source
   // matches, and the wait that completes it names the source.
   bool source_unknown = false;
-  RequestRecord record;                  // the completion record, as far as the start tells it
+  core::RequestRecord record;            // the completion record, as far as the start tells it
   std::optional<std::size_t> tested_by;  // event index of the last test that named it
 };
 
@@ -45,4 +45,4 @@ class TiPendingRequests {
   std::vector<TiPendingRequest> pending_;
 };
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

@@ -3,9 +3,9 @@
 #include <string>
 
 #include "core/event.hpp"
-#include "core/ti_action.hpp"
+#include "ti_import/ti_action.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 
 // What the import knows of the machine: TI traces count compute in flops and have no clock.
 struct TiTiming {
@@ -21,6 +21,6 @@ std::string ti_cpu_clock(const TiTiming& timing);
 // `timing.flops_per_second`, and the clock advances by compute and sleep only. Throws
 // FormatError at the file and line of an unknown action, a malformed one, or one whose
 // meaning the trace has lost.
-RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing);
+core::RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing);
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

@@ -1,4 +1,4 @@
-#include "core/ti_import.hpp"
+#include "ti_import/ti_import.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,12 +8,12 @@
 
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
-#include "core/ti_action.hpp"
-#include "core/ti_list.hpp"
-#include "core/ti_rank_converter.hpp"
 #include "core/trace_format.hpp"
+#include "ti_import/ti_action.hpp"
+#include "ti_import/ti_list.hpp"
+#include "ti_import/ti_rank_converter.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace fs = std::filesystem;
 
 namespace {
@@ -47,13 +47,13 @@ TiImport import_ti(const fs::path& list, const TiImportOptions& options) {
   import.shared_file = trace.shared_file;
   std::int64_t longest_ns = 0;
   for (int r = 0; r < trace.nprocs(); ++r) {
-    RankTrace rank = convert_ti_rank(trace, r, timing);
+    core::RankTrace rank = convert_ti_rank(trace, r, timing);
     rank.start_unix_ns = start_ns;
     longest_ns = std::max(longest_ns, rank.events.back().t_end);
     import.ranks.push_back(std::move(rank));
   }
 
-  RunInfo& info = import.info;
+  core::RunInfo& info = import.info;
   info.nprocs = trace.nprocs();
   info.command = {"smpirun-ti", fs::absolute(list).lexically_normal().string()};
   info.workload = options.workload;
@@ -69,10 +69,10 @@ TiImport import_ti(const fs::path& list, const TiImportOptions& options) {
 }
 
 void write_ti_import(const fs::path& run_dir, const TiImport& import) {
-  for (const RankTrace& rank : import.ranks) {
-    write_text_file(rank_trace_path(run_dir, rank.rank), rank_trace_text(rank));
+  for (const core::RankTrace& rank : import.ranks) {
+    core::write_text_file(core::rank_trace_path(run_dir, rank.rank), core::rank_trace_text(rank));
   }
-  write_run_info(run_dir, import.info);
+  core::write_run_info(run_dir, import.info);
 }
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

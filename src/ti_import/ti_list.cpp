@@ -1,4 +1,4 @@
-#include "core/ti_list.hpp"
+#include "ti_import/ti_list.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -7,7 +7,7 @@
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace fs = std::filesystem;
 
 namespace {
@@ -41,7 +41,7 @@ std::string joined(const std::vector<fs::path>& paths) {
 }  // namespace
 
 std::vector<fs::path> read_ti_list(const fs::path& list, const fs::path& cwd) {
-  std::istringstream in(read_text_file(list, "TI trace list"));
+  std::istringstream in(core::read_text_file(list, "TI trace list"));
   const fs::path list_dir = fs::absolute(list).parent_path();
   std::vector<fs::path> files;
   std::size_t line_no = 0;
@@ -57,14 +57,15 @@ std::vector<fs::path> read_ti_list(const fs::path& list, const fs::path& cwd) {
                                 return fs::is_regular_file(p, ec);
                               });
     if (found == tried.end())
-      throw FormatError(list.string(), line_no,
-                        "rank file '" + line + "' not found (tried " + joined(tried) + ")");
+      throw core::FormatError(list.string(), line_no,
+                              "rank file '" + line + "' not found (tried " + joined(tried) + ")");
     files.push_back(*found);
   }
   if (files.empty())
-    throw FormatError(list.string(), 0,
-                      "names no rank file: not a TI trace list, or the SMPI run wrote no trace");
+    throw core::FormatError(
+        list.string(), 0,
+        "names no rank file: not a TI trace list, or the SMPI run wrote no trace");
   return files;
 }
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

@@ -1,4 +1,4 @@
-#include "core/ti_action.hpp"
+#include "ti_import/ti_action.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,7 +34,7 @@ struct RankedAction {
 }  // namespace
 
 void TiTrace::fail(const TiAction& action, const std::string& reason) const {
-  throw FormatError(files.at(action.file).string(), action.line, reason);
+  throw core::FormatError(files.at(action.file).string(), action.line, reason);
 }
 
 TiTrace read_ti_trace(const std::vector<fs::path>& files) {
@@ -44,7 +44,7 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   std::vector<RankedAction> actions;
   int max_rank = -1;
   for (std::size_t f = 0; f < files.size(); ++f) {
-    const std::string text = read_text_file(files[f], "TI rank file");
+    const std::string text = core::read_text_file(files[f], "TI rank file");
     std::size_t line_no = 0;
     for (std::size_t pos = 0; pos < text.size();) {
       std::size_t nl = text.find('\n', pos);
@@ -57,16 +57,16 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
       const std::string& first = fields[0];
       auto [ptr, ec] = std::from_chars(first.data(), first.data() + first.size(), rank);
       if (ec != std::errc() || ptr != first.data() + first.size() || rank < 0) {
-        throw FormatError(files[f].string(), line_no,
-                          "a TI action starts with its rank, not '" + first + "'");
+        throw core::FormatError(files[f].string(), line_no,
+                                "a TI action starts with its rank, not '" + first + "'");
       }
       if (fields.size() < 2)
-        throw FormatError(files[f].string(), line_no, "rank " + first + " but no action");
+        throw core::FormatError(files[f].string(), line_no, "rank " + first + " but no action");
       if (!trace.shared_file && static_cast<std::size_t>(rank) != f) {
-        throw FormatError(files[f].string(), line_no,
-                          "action of rank " + first + " in the file of rank " + std::to_string(f) +
-                              " (list entry " + std::to_string(f + 1) +
-                              "): SMPI numbers rank files from 1, file K holding rank K-1");
+        throw core::FormatError(files[f].string(), line_no,
+                                "action of rank " + first + " in the file of rank " +
+                                    std::to_string(f) + " (list entry " + std::to_string(f + 1) +
+                                    "): SMPI numbers rank files from 1, file K holding rank K-1");
       }
       TiAction action{f, line_no, std::move(fields[1]), {}};
       action.args.assign(std::make_move_iterator(fields.begin() + 2),
@@ -76,8 +76,8 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
     }
   }
   if (actions.empty())
-    throw FormatError(files[0].string(), 0,
-                      "no TI action in the trace: the SMPI run wrote nothing");
+    throw core::FormatError(files[0].string(), 0,
+                            "no TI action in the trace: the SMPI run wrote nothing");
   // A rank number is only plausible if every lower rank can have an action of its own; this
   // also keeps a garbled number from sizing a huge table.
   if (static_cast<std::size_t>(max_rank) >= actions.size()) {
@@ -92,7 +92,7 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   for (auto& a : actions) trace.ranks[a.rank].push_back(std::move(a.action));
   for (int r = 0; r < nprocs; ++r) {
     if (trace.ranks[r].empty()) {
-      throw FormatError(
+      throw core::FormatError(
           files[trace.shared_file ? 0 : r].string(), 0,
           "no action of rank " + std::to_string(r) + ": every rank of the run must have its trace");
     }
@@ -100,4 +100,4 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   return trace;
 }
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

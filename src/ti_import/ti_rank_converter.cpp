@@ -1,4 +1,4 @@
-#include "core/ti_rank_converter.hpp"
+#include "ti_import/ti_rank_converter.hpp"
 
 #include <charconv>
 #include <climits>
@@ -9,9 +9,9 @@
 
 #include "core/checked_math.hpp"
 #include "core/smpi_datatype.hpp"
-#include "core/ti_requests.hpp"
+#include "ti_import/ti_requests.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 namespace {
 
 // How the arguments of an action are laid out, and so how it is converted.
@@ -34,7 +34,7 @@ enum class TiShape : std::uint8_t {
 struct TiActionSpec {
   std::string_view name;
   TiShape shape;
-  Op op;
+  core::Op op;
   std::string_view arguments;  // for error messages
 };
 
@@ -45,62 +45,63 @@ struct TiActionSpec {
 // MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe, MPI_Waitsome and communicator creation are not
 // written at all.
 constexpr TiActionSpec kSpecs[] = {
-    {"init", TiShape::Init, Op::Finalize, "[ANY]"},
-    {"finalize", TiShape::Finalize, Op::Finalize, ""},
-    {"compute", TiShape::Compute, Op::Finalize, "FLOPS"},
-    {"sleep", TiShape::Sleep, Op::Finalize, "SECONDS"},
-    {"location", TiShape::Ignored, Op::Finalize, "FILE LINE"},
-    {"comm_size", TiShape::Ignored, Op::Finalize, "..."},
-    {"comm_split", TiShape::Ignored, Op::Finalize, "..."},
-    {"comm_dup", TiShape::Ignored, Op::Finalize, "..."},
-    {"send", TiShape::Send, Op::Send, "PEER TAG COUNT [TYPE]"},
-    {"Ssend", TiShape::Send, Op::Ssend, "PEER TAG COUNT [TYPE]"},
-    {"bsend", TiShape::Send, Op::Bsend, "PEER TAG COUNT [TYPE]"},
-    {"isend", TiShape::Send, Op::Isend, "PEER TAG COUNT [TYPE]"},
-    {"ISsend", TiShape::Send, Op::Issend, "PEER TAG COUNT [TYPE]"},
-    {"ibsend", TiShape::Send, Op::Isend, "PEER TAG COUNT [TYPE]"},  // p3s has no ibsend
-    {"recv", TiShape::Recv, Op::Recv, "PEER TAG COUNT [TYPE]"},
-    {"irecv", TiShape::Recv, Op::Irecv, "PEER TAG COUNT [TYPE]"},
-    {"Start", TiShape::Start, Op::Isend, "PEER TAG BYTES TYPE"},
-    {"sendRecv", TiShape::SendRecv, Op::Sendrecv, "SENDCOUNT DST RECVCOUNT SRC [STYPE RTYPE]"},
-    {"wait", TiShape::Wait, Op::Wait, "SRC DST TAG"},
-    {"test", TiShape::Test, Op::Test, "SRC DST TAG"},
-    {"waitall", TiShape::WaitAll, Op::Waitall, "COUNT"},
-    {"waitAny", TiShape::WaitAny, Op::Waitany, "COUNT"},
-    {"testany", TiShape::TestUnnamed, Op::Testany, ""},
-    {"testall", TiShape::TestUnnamed, Op::Testall, ""},
-    {"testsome", TiShape::TestUnnamed, Op::Testsome, ""},
-    {"Startall", TiShape::Lost, Op::Startall, ""},
+    {"init", TiShape::Init, core::Op::Finalize, "[ANY]"},
+    {"finalize", TiShape::Finalize, core::Op::Finalize, ""},
+    {"compute", TiShape::Compute, core::Op::Finalize, "FLOPS"},
+    {"sleep", TiShape::Sleep, core::Op::Finalize, "SECONDS"},
+    {"location", TiShape::Ignored, core::Op::Finalize, "FILE LINE"},
+    {"comm_size", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"comm_split", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"comm_dup", TiShape::Ignored, core::Op::Finalize, "..."},
+    {"send", TiShape::Send, core::Op::Send, "PEER TAG COUNT [TYPE]"},
+    {"Ssend", TiShape::Send, core::Op::Ssend, "PEER TAG COUNT [TYPE]"},
+    {"bsend", TiShape::Send, core::Op::Bsend, "PEER TAG COUNT [TYPE]"},
+    {"isend", TiShape::Send, core::Op::Isend, "PEER TAG COUNT [TYPE]"},
+    {"ISsend", TiShape::Send, core::Op::Issend, "PEER TAG COUNT [TYPE]"},
+    {"ibsend", TiShape::Send, core::Op::Isend, "PEER TAG COUNT [TYPE]"},  // p3s has no ibsend
+    {"recv", TiShape::Recv, core::Op::Recv, "PEER TAG COUNT [TYPE]"},
+    {"irecv", TiShape::Recv, core::Op::Irecv, "PEER TAG COUNT [TYPE]"},
+    {"Start", TiShape::Start, core::Op::Isend, "PEER TAG BYTES TYPE"},
+    {"sendRecv", TiShape::SendRecv, core::Op::Sendrecv,
+     "SENDCOUNT DST RECVCOUNT SRC [STYPE RTYPE]"},
+    {"wait", TiShape::Wait, core::Op::Wait, "SRC DST TAG"},
+    {"test", TiShape::Test, core::Op::Test, "SRC DST TAG"},
+    {"waitall", TiShape::WaitAll, core::Op::Waitall, "COUNT"},
+    {"waitAny", TiShape::WaitAny, core::Op::Waitany, "COUNT"},
+    {"testany", TiShape::TestUnnamed, core::Op::Testany, ""},
+    {"testall", TiShape::TestUnnamed, core::Op::Testall, ""},
+    {"testsome", TiShape::TestUnnamed, core::Op::Testsome, ""},
+    {"Startall", TiShape::Lost, core::Op::Startall, ""},
 };
 
 // How the action of a blocking collective lays out its arguments (both forms share it).
-constexpr TiActionSpec collective_layout(Op op) {
+constexpr TiActionSpec collective_layout(core::Op op) {
   switch (op) {
-    case Op::Barrier:
+    case core::Op::Barrier:
       return {{}, TiShape::Barrier, op, ""};
-    case Op::Bcast:
+    case core::Op::Bcast:
       return {{}, TiShape::Bcast, op, "COUNT ROOT [TYPE]"};
-    case Op::Reduce:
+    case core::Op::Reduce:
       return {{}, TiShape::Reduce, op, "COUNT FLOPS ROOT [TYPE]"};
-    case Op::Allreduce:
-    case Op::Scan:
-    case Op::Exscan:
+    case core::Op::Allreduce:
+    case core::Op::Scan:
+    case core::Op::Exscan:
       return {{}, TiShape::AllReduce, op, "COUNT FLOPS [TYPE]"};
-    case Op::Gather:
+    case core::Op::Gather:
       return {{}, TiShape::Gather, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
-    case Op::Scatter:
+    case core::Op::Scatter:
       return {{}, TiShape::Scatter, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
-    case Op::Allgather:
+    case core::Op::Allgather:
       return {{}, TiShape::AllGather, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
-    case Op::Alltoall:
+    case core::Op::Alltoall:
       return {{}, TiShape::AllToAll, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
-    case Op::Gatherv:
+    case core::Op::Gatherv:
       return {{}, TiShape::GatherV, op, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"};
-    case Op::Scatterv:
+    case core::Op::Scatterv:
       return {{}, TiShape::ScatterV, op, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"};
-    case Op::Allgatherv:
+    case core::Op::Allgatherv:
       return {{}, TiShape::AllGatherV, op, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"};
-    case Op::Alltoallv:
+    case core::Op::Alltoallv:
       return {
           {}, TiShape::AllToAllV, op, "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"};
     default:  // reduce_scatter(_block): SMPI writes both as reducescatter
@@ -108,7 +109,7 @@ constexpr TiActionSpec collective_layout(Op op) {
   }
 }
 
-constexpr TiActionSpec named(std::string_view name, Op op, TiActionSpec layout) {
+constexpr TiActionSpec named(std::string_view name, core::Op op, TiActionSpec layout) {
   layout.name = name;
   layout.op = op;
   return layout;
@@ -118,8 +119,8 @@ constexpr TiActionSpec named(std::string_view name, Op op, TiActionSpec layout) 
 // and "i" ti for the non-blocking one. Rows without one (alltoallw: "" and "i") never match,
 // and of two rows with the same action (reducescatter) the first is the one read.
 #define P3S_TI_COLLECTIVE_SPECS(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
-  named(ti, Op::Enum, collective_layout(Op::Enum)),                                       \
-      named("i" ti, Op::IEnum, collective_layout(Op::Enum)),
+  named(ti, core::Op::Enum, collective_layout(core::Op::Enum)),                           \
+      named("i" ti, core::Op::IEnum, collective_layout(core::Op::Enum)),
 constexpr TiActionSpec kCollectiveSpecs[] = {P3S_COLLECTIVE_OPS(P3S_TI_COLLECTIVE_SPECS)};
 #undef P3S_TI_COLLECTIVE_SPECS
 
@@ -128,7 +129,7 @@ const TiActionSpec* find_spec(std::string_view name) {
     if (spec.name == name) return &spec;
   }
   for (const auto& spec : kCollectiveSpecs) {
-    if (spec.name == name && !ti_action_name(spec.op).empty()) return &spec;
+    if (spec.name == name && !core::ti_action_name(spec.op).empty()) return &spec;
   }
   return nullptr;
 }
@@ -150,12 +151,12 @@ class RankConverter {
     out_.host = "smpi";
     out_.wall_clock = kTiWallClock;
     out_.cpu_clock = ti_cpu_clock(timing);
-    Communicator world{0, std::vector<std::int32_t>(nprocs_)};
+    core::Communicator world{0, std::vector<std::int32_t>(nprocs_)};
     std::iota(world.members.begin(), world.members.end(), 0);
-    out_.comms = {world, Communicator{1, {rank}}};
+    out_.comms = {world, core::Communicator{1, {rank}}};
   }
 
-  RankTrace convert() {
+  core::RankTrace convert() {
     const std::vector<TiAction>& actions = ti_.ranks.at(rank_);
     for (const TiAction& a : actions) convert_action(a);
     if (!finalized_) {
@@ -238,7 +239,8 @@ class RankConverter {
   std::int64_t count(const TiAction& a, std::size_t i, const char* what) const {
     std::int64_t value = integer(a, i, what);
     if (value < 0) ti_.fail(a, "'" + a.name + "': negative " + what);
-    if (value > kMaxBytes) ti_.fail(a, "'" + a.name + "': " + what + " beyond what p3s accepts");
+    if (value > core::kMaxBytes)
+      ti_.fail(a, "'" + a.name + "': " + what + " beyond what p3s accepts");
     return value;
   }
 
@@ -257,7 +259,7 @@ class RankConverter {
 
   std::int64_t type_size(const TiAction& a, std::size_t i) const {
     std::string_view id = i < a.args.size() ? std::string_view(a.args[i]) : default_type_;
-    std::optional<std::int64_t> size = smpi_datatype_size(id);
+    std::optional<std::int64_t> size = core::smpi_datatype_size(id);
     if (!size) {
       ti_.fail(
           a, "'" + a.name + "': datatype " + std::string(id) +
@@ -274,10 +276,10 @@ class RankConverter {
 
   // A volume in bytes from counts and sizes the file states: checked, never wrapped.
   std::int64_t product(const TiAction& a, std::int64_t x, std::int64_t y) const {
-    const std::optional<std::int64_t> bytes = checked_mul(x, y);
-    if (!bytes || *bytes > kMaxBytes) {
+    const std::optional<std::int64_t> bytes = core::checked_mul(x, y);
+    if (!bytes || *bytes > core::kMaxBytes) {
       ti_.fail(a, "'" + a.name + "' moves " + std::to_string(x) + " x " + std::to_string(y) +
-                      " bytes, more than p3s accepts (" + std::to_string(kMaxBytes) + ")");
+                      " bytes, more than p3s accepts (" + std::to_string(core::kMaxBytes) + ")");
     }
     return *bytes;
   }
@@ -294,7 +296,7 @@ class RankConverter {
   // A tag as p3s writes it: MPI_ANY_TAG becomes kAnyTag.
   std::int32_t tag(const TiAction& a, std::size_t i) const {
     std::int64_t value = integer(a, i, "TAG");
-    if (value == kTiAnyTag) return kAnyTag;
+    if (value == kTiAnyTag) return core::kAnyTag;
     if (value < 0 || value > INT32_MAX) ti_.fail(a, "'" + a.name + "': TAG is not an MPI tag");
     return static_cast<std::int32_t>(value);
   }
@@ -314,8 +316,8 @@ class RankConverter {
   std::int64_t sum(const TiAction& a, const std::vector<std::int64_t>& values) const {
     std::int64_t total = 0;
     for (const std::int64_t v : values) {
-      const std::optional<std::int64_t> next = checked_add(total, v);
-      if (!next || *next > kMaxBytes)
+      const std::optional<std::int64_t> next = core::checked_add(total, v);
+      if (!next || *next > core::kMaxBytes)
         ti_.fail(a, "'" + a.name + "': its counts add up beyond what p3s accepts");
       total = *next;
     }
@@ -324,7 +326,7 @@ class RankConverter {
 
   // Advances a clock by `ns`, refusing a total beyond what int64 nanoseconds hold.
   void advance(const TiAction& a, std::int64_t& clock, std::int64_t ns) const {
-    const std::optional<std::int64_t> sum = checked_add(clock, ns);
+    const std::optional<std::int64_t> sum = core::checked_add(clock, ns);
     if (!sum) ti_.fail(a, "the rank's time passes what p3s can count in nanoseconds");
     clock = *sum;
   }
@@ -337,8 +339,8 @@ class RankConverter {
     return static_cast<std::int64_t>(ns);
   }
 
-  Event& emit(Op op) {
-    Event e;
+  core::Event& emit(core::Op op) {
+    core::Event e;
     e.op = op;
     e.t_start = e.t_end = clock_ns_;
     e.burst_cpu = burst_cpu_ns_;
@@ -360,7 +362,7 @@ class RankConverter {
 
   void finalize(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 0, 0);
-    emit(Op::Finalize);
+    emit(core::Op::Finalize);
     finalized_ = true;
   }
 
@@ -382,21 +384,22 @@ class RankConverter {
     const std::int64_t to = peer(a, 0, "PEER", true);
     const bool proc_null = to == kTiUndefinedPeer;  // a send cannot name MPI_ANY_SOURCE
     const std::int64_t size = bytes(a, 2, 3, "COUNT");
-    Event& e = emit(spec.op);
-    e.dst = proc_null ? kNone : static_cast<std::int32_t>(to);
+    core::Event& e = emit(spec.op);
+    e.dst = proc_null ? core::kNone : static_cast<std::int32_t>(to);
     e.tag = tag(a, 1);
     e.bytes = proc_null ? 0 : size;
-    if (is_nonblocking(spec.op)) start_request(e, {rank_, to, integer(a, 1, "TAG")}, true, false);
+    if (core::is_nonblocking(spec.op))
+      start_request(e, {rank_, to, integer(a, 1, "TAG")}, true, false);
   }
 
   void recv(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 3, 4);
     const std::int64_t from = peer(a, 0, "PEER", true);
-    Event& e = emit(spec.op);
-    e.src = from == kTiUndefinedPeer ? kAnySource : static_cast<std::int32_t>(from);
+    core::Event& e = emit(spec.op);
+    e.src = from == kTiUndefinedPeer ? core::kAnySource : static_cast<std::int32_t>(from);
     e.rtag = tag(a, 1);
     e.rbytes = bytes(a, 2, 3, "COUNT");
-    if (is_nonblocking(spec.op))
+    if (core::is_nonblocking(spec.op))
       start_request(e, {from, rank_, integer(a, 1, "TAG")}, false, false);
   }
 
@@ -409,15 +412,15 @@ class RankConverter {
     const std::int64_t size = count(a, 2, "BYTES");
     type_size(a, 3);
     if (to == rank_) {
-      Event& e = emit(Op::Irecv);
-      e.src = kAnySource;
+      core::Event& e = emit(core::Op::Irecv);
+      e.src = core::kAnySource;
       e.rtag = tag(a, 1);
       e.rbytes = size;
       start_request(e, {kTiUndefinedPeer, rank_, raw_tag}, false, true);
     } else {
       const bool proc_null = to == kTiUndefinedPeer;
-      Event& e = emit(Op::Isend);
-      e.dst = proc_null ? kNone : static_cast<std::int32_t>(to);
+      core::Event& e = emit(core::Op::Isend);
+      e.dst = proc_null ? core::kNone : static_cast<std::int32_t>(to);
       e.tag = tag(a, 1);
       e.bytes = proc_null ? 0 : size;
       start_request(e, {rank_, to, raw_tag}, true, false);
@@ -430,20 +433,20 @@ class RankConverter {
     const std::int64_t to = peer(a, 1, "DST", true);
     const std::int64_t from = peer(a, 3, "SRC", true);
     const std::int64_t size = bytes(a, 0, 4, "SENDCOUNT");
-    Event& e = emit(spec.op);
-    e.dst = to == kTiUndefinedPeer ? kNone : static_cast<std::int32_t>(to);
+    core::Event& e = emit(spec.op);
+    e.dst = to == kTiUndefinedPeer ? core::kNone : static_cast<std::int32_t>(to);
     e.bytes = to == kTiUndefinedPeer ? 0 : size;
-    e.src = from == kTiUndefinedPeer ? kAnySource : static_cast<std::int32_t>(from);
+    e.src = from == kTiUndefinedPeer ? core::kAnySource : static_cast<std::int32_t>(from);
     e.rbytes = bytes(a, 2, 5, "RECVCOUNT");
   }
 
-  void start_request(Event& e, TiRequestKey key, bool sending, bool source_unknown) {
+  void start_request(core::Event& e, TiRequestKey key, bool sending, bool source_unknown) {
     e.req = new_request();
     TiPendingRequest p;
     p.key = key;
     p.source_unknown = source_unknown;
-    p.record = sending ? RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
-                       : RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
+    p.record = sending ? core::RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
+                       : core::RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
     requests_.add(std::move(p));
   }
 
@@ -454,7 +457,7 @@ class RankConverter {
 
   void wait(const TiAction& a, const TiActionSpec& spec) {
     const TiRequestKey key = named_request(a, spec);
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     // Like SMPI's replay, a wait for no pending request completes nothing.
     if (auto i = requests_.find(key)) {
       TiPendingRequest p = requests_.take(*i);
@@ -476,7 +479,7 @@ class RankConverter {
   void wait_all(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
     amount(a, 0, "COUNT");
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     for (TiPendingRequest& p : requests_.take_all()) e.requests.push_back(p.record);
   }
 
@@ -484,7 +487,7 @@ class RankConverter {
   void wait_any(const TiAction& a, const TiActionSpec& spec) {
     arity(a, spec, 1, 1);
     amount(a, 0, "COUNT");
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     if (!requests_.empty()) e.requests.push_back(requests_.take(0).record);
   }
 
@@ -507,7 +510,7 @@ class RankConverter {
     const std::int64_t n = nprocs_;
     const std::size_t vn = static_cast<std::size_t>(nprocs_);
     std::int64_t sent = 0, received = 0;
-    std::int32_t at = kNone;
+    std::int32_t at = core::kNone;
     switch (spec.shape) {
       case TiShape::Barrier:
         arity(a, spec, 0, 0);
@@ -608,15 +611,16 @@ class RankConverter {
       default:
         break;
     }
-    Event& e = emit(spec.op);
+    core::Event& e = emit(spec.op);
     e.bytes = sent;
     e.rbytes = received;
     e.root = at;
-    if (is_nonblocking(spec.op)) {
+    if (core::is_nonblocking(spec.op)) {
       e.req = new_request();
       TiPendingRequest p;
       p.collective = true;
-      p.record = {e.req, true, kNone, kNone, e.bytes};  // as p3s traces a collective request
+      p.record = {e.req, true, core::kNone, core::kNone,
+                  e.bytes};  // as p3s traces a collective request
       requests_.add(std::move(p));
     }
   }
@@ -635,7 +639,7 @@ class RankConverter {
   const int rank_;
   const int nprocs_;
   const TiTiming timing_;
-  RankTrace out_;
+  core::RankTrace out_;
   TiPendingRequests requests_;
   std::string_view default_type_ = kByteType;
   bool initialized_ = false;
@@ -653,8 +657,8 @@ std::string ti_cpu_clock(const TiTiming& timing) {
   return "flops/" + std::string(buf, end);
 }
 
-RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing) {
+core::RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing) {
   return RankConverter(trace, rank, timing).convert();
 }
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import

@@ -8,18 +8,18 @@
 #include "core/event.hpp"
 #include "core/run_dir.hpp"
 
-namespace p3s::core {
+namespace p3s::ti_import {
 
 struct TiImportOptions {
   double flops_per_second = 0;  // host speed turning TI compute (flops) into CPU time; > 0
-  std::optional<Workload> workload;
+  std::optional<core::Workload> workload;
   std::filesystem::path cwd;  // where a relative list entry is also looked for
 };
 
 // A TI trace read and converted in full, ready to be written.
 struct TiImport {
-  RunInfo info;
-  std::vector<RankTrace> ranks;
+  core::RunInfo info;
+  std::vector<core::RankTrace> ranks;
   bool shared_file = false;  // SMPI wrote every rank into one file (ti-one-file)
 };
 
@@ -30,4 +30,4 @@ TiImport import_ti(const std::filesystem::path& list, const TiImportOptions& opt
 // Writes the rank traces and run.json into `run_dir`, which must exist.
 void write_ti_import(const std::filesystem::path& run_dir, const TiImport& import);
 
-}  // namespace p3s::core
+}  // namespace p3s::ti_import
