@@ -20,7 +20,15 @@ class HandleArray {
   const MPI_Fint* fortran_ = nullptr;
 };
 
-using TypeArray = HandleArray<MPI_Datatype, PMPI_Type_f2c>;
-using RequestArray = HandleArray<MPI_Request, PMPI_Request_f2c>;
+// Functions, not the MPI names: MPICH defines PMPI_Type_f2c and PMPI_Request_f2c as macros.
+inline MPI_Datatype type_from_fortran(MPI_Fint type) {
+  return PMPI_Type_f2c(type);
+}
+inline MPI_Request request_from_fortran(MPI_Fint request) {
+  return PMPI_Request_f2c(request);
+}
+
+using TypeArray = HandleArray<MPI_Datatype, type_from_fortran>;
+using RequestArray = HandleArray<MPI_Request, request_from_fortran>;
 
 }  // namespace p3s::trace

@@ -1,8 +1,7 @@
 #pragma once
-// Generates the C and Fortran wrappers of one operation-table row (core/op_table.hpp) from its
-// parameter list: the C function MPI_<CName> over PMPI_<CName>, and the Fortran symbols of
-// fortran_binding.hpp over Open MPI's pmpi_<lower>_, both recording through one function,
-// p3s::trace::record_op_<Enum>(call, values...), which the including file defines first.
+// Generates the C and the Fortran wrapper of each wrapped call of the operation table
+// (core/op_table.hpp) from the row's parameter list; both record through one function,
+// p3s::trace::record_op_<Enum>(call, values...) (recorded_calls.hpp).
 #include <mpi.h>
 
 #include "core/op.hpp"
@@ -53,10 +52,24 @@
 #define P3S_VALUE(KIND, name) name##_arg.value()
 #define P3S_VALUE_PARAM(KIND, name) [[maybe_unused]] p3s::trace::c_arg::KIND::value_type name
 
-// The wrappers of one call; the parameters follow as (KIND, name) pairs. The indirection
-// expands the names given as macros (a non-blocking collective's I##lower) before pasting.
-#define P3S_WRAP(...) P3S_WRAP_(__VA_ARGS__)
-#define P3S_WRAP_(Enum, CName, lower, UPPER, ...)                                                  \
+// Expands P3S_WRAP_CALL(Enum, CName, lower, UPPER, (KIND, name)...) once per wrapped call of
+// the table: the point-to-point and persistent rows, and each collective row twice, blocking
+// and non-blocking (MPI_I<lower>, a request added). The including file defines P3S_WRAP_CALL.
+#define P3S_WRAPPED_ROW(Enum, lower, CName, UPPER, nonblocking, params, record)                    \
+  P3S_WRAP_CALL(Enum, CName, lower, UPPER, P3S_PP_UNPAREN params)
+#define P3S_WRAPPED_COLLECTIVE(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, params, args)  \
+  P3S_WRAP_CALL(Enum, CName, lower, UPPER, P3S_PP_UNPAREN params)                                  \
+  P3S_WRAP_CALL(IEnum, P3S_PP_CAT(I, lower), P3S_PP_CAT(i, lower), P3S_PP_CAT(I, UPPER),           \
+                P3S_PP_UNPAREN params, (REQUEST, request))
+#define P3S_FOR_EACH_WRAPPED_CALL                                                                  \
+  P3S_POINT_TO_POINT_OPS(P3S_WRAPPED_ROW)                                                          \
+  P3S_PERSISTENT_OPS(P3S_WRAPPED_ROW)                                                              \
+  P3S_COLLECTIVE_OPS(P3S_WRAPPED_COLLECTIVE)
+
+// The C wrapper of one call: MPI_<CName> over PMPI_<CName>. The indirection expands the names
+// given as macros (a non-blocking collective's I##lower) before pasting.
+#define P3S_C_WRAPPER(...) P3S_C_WRAPPER_(__VA_ARGS__)
+#define P3S_C_WRAPPER_(Enum, CName, lower, UPPER, ...)                                             \
   extern "C" P3S_EXPORT int MPI_##CName(P3S_LIST(P3S_C_PARAM, __VA_ARGS__)) {                      \
     if (!p3s::trace::should_record()) return PMPI_##CName(P3S_LIST(P3S_NAME, __VA_ARGS__));        \
     p3s::trace::RecordedCall call(p3s::core::Op::Enum);                                            \
@@ -66,7 +79,12 @@
       p3s::trace::record_op_##Enum(call, P3S_LIST(P3S_VALUE, __VA_ARGS__));                        \
     }                                                                                              \
     return call.commit(result);                                                                    \
-  }                                                                                                \
+  }
+
+// The Fortran wrapper of one call: its four symbols (fortran_binding.hpp) over Open MPI's
+// pmpi_<lower>_, with the ierror argument added.
+#define P3S_FORTRAN_WRAPPER_OF(...) P3S_FORTRAN_WRAPPER_OF_(__VA_ARGS__)
+#define P3S_FORTRAN_WRAPPER_OF_(Enum, CName, lower, UPPER, ...)                                    \
   P3S_FORTRAN_WRAPPER(lower, UPPER, (P3S_LIST(P3S_F_PARAM, __VA_ARGS__), MPI_Fint* ierr),          \
                       (P3S_LIST(P3S_NAME, __VA_ARGS__), ierr)) {                                   \
     if (!p3s::trace::should_record()) {                                                            \
