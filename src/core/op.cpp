@@ -1,111 +1,96 @@
 #include "core/op.hpp"
 
-#include <array>
+#include <iterator>
 
 namespace p3s::core {
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kNames = {"send",
-                                                           "ssend",
-                                                           "bsend",
-                                                           "rsend",
-                                                           "isend",
-                                                           "issend",
-                                                           "irecv",
-                                                           "recv",
-                                                           "sendrecv",
-                                                           "sendrecv_replace",
-                                                           "probe",
-                                                           "iprobe",
-                                                           "wait",
-                                                           "waitall",
-                                                           "waitany",
-                                                           "waitsome",
-                                                           "test",
-                                                           "testall",
-                                                           "testany",
-                                                           "testsome",
-                                                           "send_init",
-                                                           "recv_init",
-                                                           "start",
-                                                           "startall",
-                                                           "barrier",
-                                                           "bcast",
-                                                           "reduce",
-                                                           "allreduce",
-                                                           "gather",
-                                                           "gatherv",
-                                                           "scatter",
-                                                           "scatterv",
-                                                           "allgather",
-                                                           "allgatherv",
-                                                           "alltoall",
-                                                           "alltoallv",
-                                                           "alltoallw",
-                                                           "reduce_scatter",
-                                                           "reduce_scatter_block",
-                                                           "scan",
-                                                           "exscan",
-                                                           "ibarrier",
-                                                           "ibcast",
-                                                           "ireduce",
-                                                           "iallreduce",
-                                                           "igather",
-                                                           "igatherv",
-                                                           "iscatter",
-                                                           "iscatterv",
-                                                           "iallgather",
-                                                           "iallgatherv",
-                                                           "ialltoall",
-                                                           "ialltoallv",
-                                                           "ialltoallw",
-                                                           "ireduce_scatter",
-                                                           "ireduce_scatter_block",
-                                                           "iscan",
-                                                           "iexscan",
-                                                           "comm_split",
-                                                           "comm_dup",
-                                                           "comm_create",
-                                                           "cart_create",
-                                                           "cart_sub",
-                                                           "dist_graph_create",
-                                                           "finalize"};
+// What the table says of one op; kOps[i] describes the Op whose value is i.
+struct OpInfo {
+  Op op;
+  std::string_view name;
+  OpKind kind;
+  bool nonblocking = false;
+  bool rooted = false;
+  Op blocking;
+  std::string_view ti;
+};
 
-bool in_range(Op op, Op first, Op last) {
-  return op >= first && op <= last;
+#define P3S_WRAPPED_INFO(kind, Enum, lower, CName, UPPER, nonblocking, ...) \
+  OpInfo{Op::Enum, #lower, kind, nonblocking, false, Op::Enum, {}},
+#define P3S_POINT_TO_POINT_INFO(...) P3S_WRAPPED_INFO(OpKind::PointToPoint, __VA_ARGS__)
+#define P3S_PERSISTENT_INFO(...) P3S_WRAPPED_INFO(OpKind::Persistent, __VA_ARGS__)
+#define P3S_BLOCKING_INFO(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
+  OpInfo{Op::Enum, #lower, OpKind::Collective, false, rooted, Op::Enum, ti},
+#define P3S_NONBLOCKING_INFO(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
+  OpInfo{Op::IEnum, "i" #lower, OpKind::Collective, true, rooted, Op::Enum, ti},
+#define P3S_HAND_WRITTEN_INFO(kind, Enum, lower) \
+  OpInfo{Op::Enum, #lower, kind, false, false, Op::Enum, {}},
+#define P3S_COMPLETION_INFO(...) P3S_HAND_WRITTEN_INFO(OpKind::Completion, __VA_ARGS__)
+#define P3S_COMM_CREATE_INFO(...) P3S_HAND_WRITTEN_INFO(OpKind::CommCreate, __VA_ARGS__)
+#define P3S_FINALIZE_INFO(...) P3S_HAND_WRITTEN_INFO(OpKind::Finalize, __VA_ARGS__)
+
+// clang-format off
+constexpr OpInfo kOps[] = {
+  P3S_POINT_TO_POINT_OPS(P3S_POINT_TO_POINT_INFO)
+  P3S_COMPLETION_OPS(P3S_COMPLETION_INFO)
+  P3S_PERSISTENT_OPS(P3S_PERSISTENT_INFO)
+  P3S_COLLECTIVE_OPS(P3S_BLOCKING_INFO)
+  P3S_COLLECTIVE_OPS(P3S_NONBLOCKING_INFO)
+  P3S_COMM_CREATE_OPS(P3S_COMM_CREATE_INFO)
+  P3S_FINALIZE_OPS(P3S_FINALIZE_INFO)
+};
+// clang-format on
+
+// The enum and this table come from the same lists in the same order; checked anyway, with
+// the names: present and each used once (op_from_name reads the first).
+constexpr bool table_matches_enum() {
+  if (std::size(kOps) != static_cast<std::size_t>(kOpCount)) return false;
+  for (std::size_t i = 0; i < std::size(kOps); ++i) {
+    if (static_cast<std::size_t>(kOps[i].op) != i || kOps[i].name.empty()) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kOps[j].name == kOps[i].name) return false;
+    }
+  }
+  return true;
+}
+static_assert(table_matches_enum(), "core/op_table.hpp: an op out of order or a name twice");
+
+const OpInfo& info(Op op) {
+  return kOps[static_cast<std::size_t>(op)];
 }
 
 }  // namespace
 
 std::string_view op_name(Op op) {
-  return kNames[static_cast<std::size_t>(op)];
+  return info(op).name;
 }
 
 std::optional<Op> op_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) return static_cast<Op>(i);
+  for (const OpInfo& row : kOps) {
+    if (row.name == name) return row.op;
   }
   return std::nullopt;
 }
 
 OpKind op_kind(Op op) {
-  if (in_range(op, Op::Send, Op::Iprobe)) return OpKind::PointToPoint;
-  if (in_range(op, Op::Wait, Op::Testsome)) return OpKind::Completion;
-  if (in_range(op, Op::SendInit, Op::Startall)) return OpKind::Persistent;
-  if (in_range(op, Op::Barrier, Op::Iexscan)) return OpKind::Collective;
-  if (in_range(op, Op::CommSplit, Op::DistGraphCreate)) return OpKind::CommCreate;
-  return OpKind::Finalize;
+  return info(op).kind;
 }
 
 bool is_nonblocking(Op op) {
-  return op == Op::Isend || op == Op::Issend || op == Op::Irecv || op == Op::Start ||
-         op == Op::Startall || in_range(op, Op::Ibarrier, Op::Iexscan);
+  return info(op).nonblocking;
+}
+
+bool is_rooted(Op op) {
+  return info(op).rooted;
 }
 
 Op blocking_form(Op op) {
-  if (op < Op::Ibarrier || op > Op::Iexscan) return op;
-  return static_cast<Op>(static_cast<int>(op) - static_cast<int>(Op::Ibarrier) +
-                         static_cast<int>(Op::Barrier));
+  return info(op).blocking;
+}
+
+std::string_view ti_action_name(Op op) {
+  return info(op).ti;
 }
 
 bool bytes_per_member(Op op, bool receive_side) {
@@ -131,26 +116,6 @@ bool bytes_per_member(Op op, bool receive_side) {
 
 bool completes_one(Op op) {
   return op_kind(op) == OpKind::Completion && op != Op::Waitall && op != Op::Testall;
-}
-
-bool is_rooted(Op op) {
-  switch (op) {
-    case Op::Bcast:
-    case Op::Reduce:
-    case Op::Gather:
-    case Op::Gatherv:
-    case Op::Scatter:
-    case Op::Scatterv:
-    case Op::Ibcast:
-    case Op::Ireduce:
-    case Op::Igather:
-    case Op::Igatherv:
-    case Op::Iscatter:
-    case Op::Iscatterv:
-      return true;
-    default:
-      return false;
-  }
 }
 
 }  // namespace p3s::core

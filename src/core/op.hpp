@@ -1,85 +1,31 @@
 #pragma once
-// The MPI operations a trace records, with their names in the trace format.
+// The MPI operations a trace records, with their names in the trace format (from the
+// operation table, core/op_table.hpp).
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
+#include "core/op_table.hpp"
+
 namespace p3s::core {
 
+// The enum follows the table's order: point-to-point, completion, persistent, blocking then
+// non-blocking collectives, communicator creation, finalize.
+#define P3S_OP_ENUM(Enum, ...) Enum,
+#define P3S_OP_ENUM_NONBLOCKING(Enum, IEnum, ...) IEnum,
+// clang-format off
 enum class Op : std::uint8_t {
-  // point-to-point
-  Send,
-  Ssend,
-  Bsend,
-  Rsend,
-  Isend,
-  Issend,
-  Irecv,
-  Recv,
-  Sendrecv,
-  SendrecvReplace,
-  Probe,
-  Iprobe,
-  // completion
-  Wait,
-  Waitall,
-  Waitany,
-  Waitsome,
-  Test,
-  Testall,
-  Testany,
-  Testsome,
-  // persistent requests
-  SendInit,
-  RecvInit,
-  Start,
-  Startall,
-  // blocking collectives
-  Barrier,
-  Bcast,
-  Reduce,
-  Allreduce,
-  Gather,
-  Gatherv,
-  Scatter,
-  Scatterv,
-  Allgather,
-  Allgatherv,
-  Alltoall,
-  Alltoallv,
-  Alltoallw,
-  ReduceScatter,
-  ReduceScatterBlock,
-  Scan,
-  Exscan,
-  // non-blocking collectives
-  Ibarrier,
-  Ibcast,
-  Ireduce,
-  Iallreduce,
-  Igather,
-  Igatherv,
-  Iscatter,
-  Iscatterv,
-  Iallgather,
-  Iallgatherv,
-  Ialltoall,
-  Ialltoallv,
-  Ialltoallw,
-  IreduceScatter,
-  IreduceScatterBlock,
-  Iscan,
-  Iexscan,
-  // communicator and topology creation
-  CommSplit,
-  CommDup,
-  CommCreate,
-  CartCreate,
-  CartSub,
-  DistGraphCreate,
-  // program end (its burst is the compute after the last MPI call)
-  Finalize,
+  P3S_POINT_TO_POINT_OPS(P3S_OP_ENUM)
+  P3S_COMPLETION_OPS(P3S_OP_ENUM)
+  P3S_PERSISTENT_OPS(P3S_OP_ENUM)
+  P3S_COLLECTIVE_OPS(P3S_OP_ENUM)
+  P3S_COLLECTIVE_OPS(P3S_OP_ENUM_NONBLOCKING)
+  P3S_COMM_CREATE_OPS(P3S_OP_ENUM)
+  P3S_FINALIZE_OPS(P3S_OP_ENUM)
 };
+// clang-format on
+#undef P3S_OP_ENUM
+#undef P3S_OP_ENUM_NONBLOCKING
 
 inline constexpr int kOpCount = static_cast<int>(Op::Finalize) + 1;
 
@@ -101,6 +47,9 @@ bool is_nonblocking(Op op);
 bool is_rooted(Op op);
 // The blocking collective of a non-blocking one (ibcast: bcast); any other op itself.
 Op blocking_form(Op op);
+// The SimGrid TI action of a collective (its blocking form's: ibcast is bcast), empty for
+// other ops and for collectives TI traces cannot express (alltoallw).
+std::string_view ti_action_name(Op op);
 // True when a collective's bytes on that side are one block per member of its communicator
 // (an alltoall's both sides, a gather's receive side at the root, a reduce_scatter's send
 // side): they grow with the communicator, not with what each member contributes.

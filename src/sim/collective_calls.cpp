@@ -54,10 +54,6 @@ std::vector<int> displacements(const std::vector<int>& counts) {
   return displs;
 }
 
-bool nonblocking(Op op) {
-  return op >= Op::Ibarrier && op <= Op::Iexscan;
-}
-
 }  // namespace
 
 void CollectiveCalls::run(const core::ProgramStep& s) {
@@ -74,7 +70,7 @@ void CollectiveCalls::run(const core::ProgramStep& s) {
   void* send = scratch(buffer_bytes);
   void* recv = send;
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Request* req = nonblocking(s.op) ? &request : nullptr;
+  MPI_Request* req = core::is_nonblocking(s.op) ? &request : nullptr;
   auto v = std::make_shared<VectorArgs>();
   auto even = [&](int per_peer) {
     return std::vector<int>(static_cast<std::size_t>(size), per_peer);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 #include "core/rank_program.hpp"
@@ -129,57 +130,45 @@ class ActionWriter {
     const std::int64_t both = std::max(s.bytes, s.rbytes);
     check_per_peer_volume(s, nprocs_);
     const std::int64_t send_peer = s.bytes / nprocs_, recv_peer = s.rbytes / nprocs_;
-    switch (s.op) {
+    const std::string_view action = core::ti_action_name(s.op);
+    if (action.empty()) {
+      throw std::invalid_argument(
+          fmt::format("rank {}: {} has no TI action", rank_, core::op_name(s.op)));
+    }
+    // A non-blocking collective is replayed as its blocking form.
+    switch (core::blocking_form(s.op)) {
       case Op::Barrier:
-      case Op::Ibarrier:
-        return line("barrier");
+        return line("{}", action);
       case Op::Bcast:
-      case Op::Ibcast:
-        return line("bcast {} {}", both, s.root);
+        return line("{} {} {}", action, both, s.root);
       case Op::Reduce:
-      case Op::Ireduce:
-        return line("reduce {} 0 {}", both, s.root);
+        return line("{} {} 0 {}", action, both, s.root);
       case Op::Allreduce:
-      case Op::Iallreduce:
-        return line("allreduce {} 0", both);
       case Op::Scan:
-      case Op::Iscan:
-        return line("scan {} 0", both);
       case Op::Exscan:
-      case Op::Iexscan:
-        return line("exscan {} 0", both);
+        return line("{} {} 0", action, both);
       case Op::Gather:
-      case Op::Igather:
-        return line("gather {} {} {}", s.bytes, std::max(s.bytes, recv_peer), s.root);
+        return line("{} {} {} {}", action, s.bytes, std::max(s.bytes, recv_peer), s.root);
       case Op::Allgather:
-      case Op::Iallgather:
-        return line("allgather {} {}", s.bytes, std::max(s.bytes, recv_peer));
+        return line("{} {} {}", action, s.bytes, std::max(s.bytes, recv_peer));
       case Op::Scatter:
-      case Op::Iscatter:
-        return line("scatter {} {} {}", std::max(send_peer, s.rbytes), s.rbytes, s.root);
+        return line("{} {} {} {}", action, std::max(send_peer, s.rbytes), s.rbytes, s.root);
       case Op::Alltoall:
-      case Op::Ialltoall:
-        return line("alltoall {} {}", send_peer, recv_peer);
+        return line("{} {} {}", action, send_peer, recv_peer);
       case Op::Gatherv:
-      case Op::Igatherv:
-        return line("gatherv {} {} {}", s.bytes, even(recv_peer), s.root);
+        return line("{} {} {} {}", action, s.bytes, even(recv_peer), s.root);
       case Op::Allgatherv:
-      case Op::Iallgatherv:
-        return line("allgatherv {} {}", s.bytes, even(recv_peer));
+        return line("{} {} {}", action, s.bytes, even(recv_peer));
       case Op::Scatterv:
-      case Op::Iscatterv:
-        return line("scatterv {} {} {}", even(send_peer), s.rbytes, s.root);
+        return line("{} {} {} {}", action, even(send_peer), s.rbytes, s.root);
       case Op::Alltoallv:
-      case Op::Ialltoallv:
-        return line("alltoallv {} {} {} {}", s.bytes, even(send_peer), s.rbytes, even(recv_peer));
+        return line("{} {} {} {} {}", action, s.bytes, even(send_peer), s.rbytes, even(recv_peer));
       case Op::ReduceScatter:
-      case Op::IreduceScatter:
       case Op::ReduceScatterBlock:
-      case Op::IreduceScatterBlock:
-        return line("reducescatter {} 0", even(s.rbytes));
+        return line("{} {} 0", action, even(s.rbytes));
       default:
-        throw std::invalid_argument(
-            fmt::format("rank {}: {} has no TI action", rank_, core::op_name(s.op)));
+        throw std::invalid_argument(fmt::format("rank {}: the TI export has no arguments for {}",
+                                                rank_, core::op_name(s.op)));
     }
   }
 

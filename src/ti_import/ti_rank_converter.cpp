@@ -39,10 +39,11 @@ struct TiActionSpec {
 };
 
 // Every action SimGrid 3.32 writes (found by tracing programs that make every MPI call SMPI
-// supports), plus those only its replay reads (comm_size, comm_split, comm_dup: it ignores
-// them, and so does the import). MPI_Rsend and MPI_Irsend are written as send and isend,
-// MPI_Sendrecv_replace as sendRecv, MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe,
-// MPI_Waitsome and communicator creation are not written at all.
+// supports; the collectives' are kCollectiveSpecs below, named by core/op_table.hpp), plus those
+// only its replay reads (comm_size, comm_split, comm_dup: it ignores them, and so does the import).
+// MPI_Rsend and MPI_Irsend are written as send and isend, MPI_Sendrecv_replace as sendRecv,
+// MPI_Alltoallw as alltoallv; MPI_Probe, MPI_Iprobe, MPI_Waitsome and communicator creation are not
+// written at all.
 constexpr TiActionSpec kSpecs[] = {
     {"init", TiShape::Init, core::Op::Finalize, "[ANY]"},
     {"finalize", TiShape::Finalize, core::Op::Finalize, ""},
@@ -70,45 +71,65 @@ constexpr TiActionSpec kSpecs[] = {
     {"testany", TiShape::TestUnnamed, core::Op::Testany, ""},
     {"testall", TiShape::TestUnnamed, core::Op::Testall, ""},
     {"testsome", TiShape::TestUnnamed, core::Op::Testsome, ""},
-    {"barrier", TiShape::Barrier, core::Op::Barrier, ""},
-    {"ibarrier", TiShape::Barrier, core::Op::Ibarrier, ""},
-    {"bcast", TiShape::Bcast, core::Op::Bcast, "COUNT ROOT [TYPE]"},
-    {"ibcast", TiShape::Bcast, core::Op::Ibcast, "COUNT ROOT [TYPE]"},
-    {"reduce", TiShape::Reduce, core::Op::Reduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"ireduce", TiShape::Reduce, core::Op::Ireduce, "COUNT FLOPS ROOT [TYPE]"},
-    {"allreduce", TiShape::AllReduce, core::Op::Allreduce, "COUNT FLOPS [TYPE]"},
-    {"iallreduce", TiShape::AllReduce, core::Op::Iallreduce, "COUNT FLOPS [TYPE]"},
-    {"scan", TiShape::AllReduce, core::Op::Scan, "COUNT FLOPS [TYPE]"},
-    {"iscan", TiShape::AllReduce, core::Op::Iscan, "COUNT FLOPS [TYPE]"},
-    {"exscan", TiShape::AllReduce, core::Op::Exscan, "COUNT FLOPS [TYPE]"},
-    {"iexscan", TiShape::AllReduce, core::Op::Iexscan, "COUNT FLOPS [TYPE]"},
-    {"gather", TiShape::Gather, core::Op::Gather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"igather", TiShape::Gather, core::Op::Igather, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"scatter", TiShape::Scatter, core::Op::Scatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"iscatter", TiShape::Scatter, core::Op::Iscatter, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"},
-    {"allgather", TiShape::AllGather, core::Op::Allgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"iallgather", TiShape::AllGather, core::Op::Iallgather, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"alltoall", TiShape::AllToAll, core::Op::Alltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"ialltoall", TiShape::AllToAll, core::Op::Ialltoall, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"},
-    {"gatherv", TiShape::GatherV, core::Op::Gatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"igatherv", TiShape::GatherV, core::Op::Igatherv, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"},
-    {"scatterv", TiShape::ScatterV, core::Op::Scatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"iscatterv", TiShape::ScatterV, core::Op::Iscatterv, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"},
-    {"allgatherv", TiShape::AllGatherV, core::Op::Allgatherv, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"iallgatherv", TiShape::AllGatherV, core::Op::Iallgatherv,
-     "SENDCOUNT RECVCOUNT*N STYPE RTYPE"},
-    {"alltoallv", TiShape::AllToAllV, core::Op::Alltoallv,
-     "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"ialltoallv", TiShape::AllToAllV, core::Op::Ialltoallv,
-     "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"},
-    {"reducescatter", TiShape::ReduceScatter, core::Op::ReduceScatter, "RECVCOUNT*N FLOPS TYPE"},
-    {"ireducescatter", TiShape::ReduceScatter, core::Op::IreduceScatter, "RECVCOUNT*N FLOPS TYPE"},
     {"Startall", TiShape::Lost, core::Op::Startall, ""},
 };
+
+// How the action of a blocking collective lays out its arguments (both forms share it).
+constexpr TiActionSpec collective_layout(core::Op op) {
+  switch (op) {
+    case core::Op::Barrier:
+      return {{}, TiShape::Barrier, op, ""};
+    case core::Op::Bcast:
+      return {{}, TiShape::Bcast, op, "COUNT ROOT [TYPE]"};
+    case core::Op::Reduce:
+      return {{}, TiShape::Reduce, op, "COUNT FLOPS ROOT [TYPE]"};
+    case core::Op::Allreduce:
+    case core::Op::Scan:
+    case core::Op::Exscan:
+      return {{}, TiShape::AllReduce, op, "COUNT FLOPS [TYPE]"};
+    case core::Op::Gather:
+      return {{}, TiShape::Gather, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
+    case core::Op::Scatter:
+      return {{}, TiShape::Scatter, op, "SENDCOUNT [RECVCOUNT] ROOT STYPE RTYPE"};
+    case core::Op::Allgather:
+      return {{}, TiShape::AllGather, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
+    case core::Op::Alltoall:
+      return {{}, TiShape::AllToAll, op, "SENDCOUNT [RECVCOUNT] STYPE RTYPE"};
+    case core::Op::Gatherv:
+      return {{}, TiShape::GatherV, op, "SENDCOUNT RECVCOUNT*N ROOT STYPE RTYPE"};
+    case core::Op::Scatterv:
+      return {{}, TiShape::ScatterV, op, "SENDCOUNT*N RECVCOUNT ROOT STYPE RTYPE"};
+    case core::Op::Allgatherv:
+      return {{}, TiShape::AllGatherV, op, "SENDCOUNT RECVCOUNT*N STYPE RTYPE"};
+    case core::Op::Alltoallv:
+      return {
+          {}, TiShape::AllToAllV, op, "SENDTOTAL SENDCOUNT*N RECVTOTAL RECVCOUNT*N STYPE RTYPE"};
+    default:  // reduce_scatter(_block): SMPI writes both as reducescatter
+      return {{}, TiShape::ReduceScatter, op, "RECVCOUNT*N FLOPS TYPE"};
+  }
+}
+
+constexpr TiActionSpec named(std::string_view name, core::Op op, TiActionSpec layout) {
+  layout.name = name;
+  layout.op = op;
+  return layout;
+}
+
+// The collectives' actions, by the names of the operation table: `ti` for the blocking form
+// and "i" ti for the non-blocking one. Rows without one (alltoallw: "" and "i") never match,
+// and of two rows with the same action (reducescatter) the first is the one read.
+#define P3S_TI_COLLECTIVE_SPECS(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
+  named(ti, core::Op::Enum, collective_layout(core::Op::Enum)),                           \
+      named("i" ti, core::Op::IEnum, collective_layout(core::Op::Enum)),
+constexpr TiActionSpec kCollectiveSpecs[] = {P3S_COLLECTIVE_OPS(P3S_TI_COLLECTIVE_SPECS)};
+#undef P3S_TI_COLLECTIVE_SPECS
 
 const TiActionSpec* find_spec(std::string_view name) {
   for (const auto& spec : kSpecs) {
     if (spec.name == name) return &spec;
+  }
+  for (const auto& spec : kCollectiveSpecs) {
+    if (spec.name == name && !core::ti_action_name(spec.op).empty()) return &spec;
   }
   return nullptr;
 }

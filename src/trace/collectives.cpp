@@ -7,10 +7,6 @@ namespace {
 
 using core::Op;
 
-// The non-blocking collectives are listed in the same order as the blocking ones.
-static_assert(static_cast<int>(Op::Iexscan) - static_cast<int>(Op::Ibarrier) ==
-              static_cast<int>(Op::Exscan) - static_cast<int>(Op::Barrier));
-
 using core::blocking_form;
 
 // This rank's part in a rooted collective.
@@ -33,7 +29,7 @@ std::int64_t sum_bytes(const int* counts, MPI_Datatype type, int n) {
   return elements * type_bytes(type);
 }
 
-std::int64_t sum_bytes(const int* counts, const MPI_Datatype* types, int n) {
+std::int64_t sum_bytes(const int* counts, const TypeArray& types, int n) {
   std::int64_t bytes = 0;
   for (int i = 0; i < n; ++i) bytes += message_bytes(counts[i], types[i]);
   return bytes;
@@ -85,59 +81,86 @@ Sizes scatter_sizes(const CollectiveArgs& a, const CommunicatorInfo& comm, Role 
   return sizes;
 }
 
-Sizes sizes_of(Op op, const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+// The byte rules the operation table names (its `bytes` column), one per way a collective's
+// arguments say what moves.
+Sizes bytes_none(const CollectiveArgs&, const CommunicatorInfo&, Role) {
+  return {};
+}
+
+Sizes bytes_buffer(const CollectiveArgs& a, const CommunicatorInfo&, Role role) {
+  if (role == Role::Idle) return {};
+  std::int64_t buffer = message_bytes(a.count, a.type);
+  return {buffer, buffer};
+}
+
+Sizes bytes_gather(const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+  return gather_sizes(a, comm, role, false);
+}
+
+Sizes bytes_gatherv(const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+  return gather_sizes(a, comm, role, true);
+}
+
+Sizes bytes_scatter(const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+  return scatter_sizes(a, comm, role, false);
+}
+
+Sizes bytes_scatterv(const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+  return scatter_sizes(a, comm, role, true);
+}
+
+Sizes bytes_allgather(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  std::int64_t block = message_bytes(a.recvcount, a.recvtype);
+  return {a.send_in_place ? block : message_bytes(a.sendcount, a.sendtype),
+          block * comm.peer_count()};
+}
+
+Sizes bytes_allgatherv(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  std::int64_t own = a.send_in_place ? message_bytes(a.recvcounts[comm.my_rank], a.recvtype)
+                                     : message_bytes(a.sendcount, a.sendtype);
+  return {own, sum_bytes(a.recvcounts, a.recvtype, comm.peer_count())};
+}
+
+Sizes bytes_alltoall(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
   const int n = comm.peer_count();
-  const int me = comm.my_rank;
+  std::int64_t received = message_bytes(a.recvcount, a.recvtype) * n;
+  return {a.send_in_place ? received : message_bytes(a.sendcount, a.sendtype) * n, received};
+}
+
+Sizes bytes_alltoallv(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  const int n = comm.peer_count();
+  std::int64_t received = sum_bytes(a.recvcounts, a.recvtype, n);
+  return {a.send_in_place ? received : sum_bytes(a.sendcounts, a.sendtype, n), received};
+}
+
+Sizes bytes_alltoallw(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  const int n = comm.peer_count();
+  std::int64_t received = sum_bytes(a.recvcounts, a.recvtypes, n);
+  return {a.send_in_place ? received : sum_bytes(a.sendcounts, a.sendtypes, n), received};
+}
+
+// The reduction runs over this rank's own group, so its counts do too.
+Sizes bytes_reduce_scatter(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  return {sum_bytes(a.recvcounts, a.type, comm.local_size),
+          message_bytes(a.recvcounts[comm.my_rank], a.type)};
+}
+
+Sizes bytes_reduce_scatter_block(const CollectiveArgs& a, const CommunicatorInfo& comm, Role) {
+  std::int64_t block = message_bytes(a.count, a.type);
+  return {block * comm.local_size, block};
+}
+
+// `op` is a blocking collective.
+Sizes sizes_of(Op op, const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
+#define P3S_BYTE_RULE(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ...) \
+  case Op::Enum:                                                            \
+    return bytes_##bytes(a, comm, role);
   switch (op) {
-    case Op::Bcast:
-    case Op::Reduce:
-    case Op::Allreduce:
-    case Op::Scan:
-    case Op::Exscan: {
-      if (role == Role::Idle) return {};
-      std::int64_t buffer = message_bytes(a.count, a.type);
-      return {buffer, buffer};
-    }
-    case Op::Gather:
-      return gather_sizes(a, comm, role, false);
-    case Op::Gatherv:
-      return gather_sizes(a, comm, role, true);
-    case Op::Scatter:
-      return scatter_sizes(a, comm, role, false);
-    case Op::Scatterv:
-      return scatter_sizes(a, comm, role, true);
-    case Op::Allgather: {
-      std::int64_t block = message_bytes(a.recvcount, a.recvtype);
-      return {a.send_in_place ? block : message_bytes(a.sendcount, a.sendtype), block * n};
-    }
-    case Op::Allgatherv: {
-      std::int64_t own = a.send_in_place ? message_bytes(a.recvcounts[me], a.recvtype)
-                                         : message_bytes(a.sendcount, a.sendtype);
-      return {own, sum_bytes(a.recvcounts, a.recvtype, n)};
-    }
-    case Op::Alltoall: {
-      std::int64_t received = message_bytes(a.recvcount, a.recvtype) * n;
-      return {a.send_in_place ? received : message_bytes(a.sendcount, a.sendtype) * n, received};
-    }
-    case Op::Alltoallv: {
-      std::int64_t received = sum_bytes(a.recvcounts, a.recvtype, n);
-      return {a.send_in_place ? received : sum_bytes(a.sendcounts, a.sendtype, n), received};
-    }
-    case Op::Alltoallw: {
-      std::int64_t received = sum_bytes(a.recvcounts, a.recvtypes, n);
-      return {a.send_in_place ? received : sum_bytes(a.sendcounts, a.sendtypes, n), received};
-    }
-    // The reduction runs over this rank's own group, so its counts do too.
-    case Op::ReduceScatter:
-      return {sum_bytes(a.recvcounts, a.type, comm.local_size),
-              message_bytes(a.recvcounts[me], a.type)};
-    case Op::ReduceScatterBlock: {
-      std::int64_t block = message_bytes(a.count, a.type);
-      return {block * comm.local_size, block};
-    }
-    default:  // Barrier
+    P3S_COLLECTIVE_OPS(P3S_BYTE_RULE)
+    default:
       return {};
   }
+#undef P3S_BYTE_RULE
 }
 
 // Fills the event; false when the communicator cannot be recorded.

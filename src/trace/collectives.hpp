@@ -2,6 +2,7 @@
 // Recording collective calls, blocking and non-blocking, shared by the C and Fortran wrappers.
 #include <mpi.h>
 
+#include "trace/handle_array.hpp"
 #include "trace/tracer.hpp"
 
 namespace p3s::trace {
@@ -22,11 +23,11 @@ struct CollectiveArgs {
   int sendcount = 0;
   const int* sendcounts = nullptr;
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
-  const MPI_Datatype* sendtypes = nullptr;
+  TypeArray sendtypes{};
   int recvcount = 0;
   const int* recvcounts = nullptr;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
-  const MPI_Datatype* recvtypes = nullptr;
+  TypeArray recvtypes{};
 };
 
 // BYTES is what this rank contributes and RBYTES what it gets: Bcast, Reduce, Allreduce, Scan

@@ -2,12 +2,6 @@
 
 namespace p3s::trace {
 
-std::vector<MPI_Datatype> c_types(const MPI_Fint* types, int n) {
-  std::vector<MPI_Datatype> converted(n > 0 ? static_cast<std::size_t>(n) : 0);
-  for (std::size_t i = 0; i < converted.size(); ++i) converted[i] = PMPI_Type_f2c(types[i]);
-  return converted;
-}
-
 CRequests::CRequests(const MPI_Fint* requests, std::size_t count) : handles_(count) {
   for (std::size_t i = 0; i < count; ++i) handles_[i] = PMPI_Request_f2c(requests[i]);
 }

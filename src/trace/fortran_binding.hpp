@@ -64,9 +64,6 @@ inline std::size_t fortran_length(const MPI_Fint* count) {
   return *count > 0 ? static_cast<std::size_t>(*count) : 0;
 }
 
-// The C datatypes of a Fortran array of n datatypes (Alltoallw).
-std::vector<MPI_Datatype> c_types(const MPI_Fint* types, int n);
-
 // The C request handles of a Fortran request array, taken before a completion call frees them.
 class CRequests {
  public:
