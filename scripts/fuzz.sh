@@ -9,7 +9,7 @@
 # (default 1). Prints per target: executions, executions per second, corpus size, and the
 # crashes, hangs (-timeout 10 s) and out-of-memory inputs (-rss_limit_mb 2048) it found, which
 # it keeps in build-fuzz/artifacts/TARGET/. Exits 1 when any target found one.
-# CI runs `bash scripts/fuzz.sh --seconds 15` (see .ci/run).
+# CI runs `bash scripts/fuzz.sh --seconds 5` (see .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
