@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,6 +14,36 @@
 
 namespace p3s::report {
 
+namespace {
+
+// An interval's bounds as text with `digits` significant digits, or `absent` twice.
+std::pair<std::string, std::string> bounds_text(const std::optional<Interval>& interval,
+                                                const std::string& absent, int digits) {
+  if (!interval) return {absent, absent};
+  return {fmt::format("{:.{}g}", interval->low, digits),
+          fmt::format("{:.{}g}", interval->high, digits)};
+}
+
+// The phases the cross-check compared at any point, in order of first appearance.
+std::vector<std::string> checked_phases(const ScalingPrediction& p) {
+  std::vector<std::string> names;
+  for (const PredictedPoint& pt : p.points) {
+    for (const PhaseCheck& c : pt.phase_checks) {
+      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
+    }
+  }
+  return names;
+}
+
+// A phase's name as a CSV column's prefix: "phase 0" -> "phase_0".
+std::string column_prefix(std::string name) {
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return c == ' ' || c == ','; }, '_');
+  return name;
+}
+
+}  // namespace
+
 std::string prediction_table(const ScalingPrediction& p) {
   std::string out =
       fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
@@ -21,14 +52,11 @@ std::string prediction_table(const ScalingPrediction& p) {
                      "PET (s)", "low (s)", "high (s)", "speedup", "efficiency", "measured (s)",
                      "pred-meas", "covers", "");
   for (const PredictedPoint& pt : p.points) {
-    std::string measured = "-", difference = "-", low = "-", high = "-";
+    std::string measured = "-", difference = "-";
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.6g}", m->aet_seconds);
     if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
-    if (pt.pet_interval) {
-      low = fmt::format("{:.6g}", pt.pet_interval->low);
-      high = fmt::format("{:.6g}", pt.pet_interval->high);
-    }
+    const auto [low, high] = bounds_text(pt.pet_interval, "-", 6);
     out += fmt::format(
         "{:>7} {:>14.6g} {:>12} {:>12} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
         pt.pet_seconds, low, high, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
@@ -64,11 +92,7 @@ std::string prediction_table(const ScalingPrediction& p) {
         "N", "simulated (s)", "replayed (s)", "difference", "low (s)", "high (s)");
     for (const PredictedPoint& pt : p.points) {
       if (!pt.replay_pet_seconds) continue;
-      std::string low = "-", high = "-";
-      if (pt.replay_interval) {
-        low = fmt::format("{:.6g}", pt.replay_interval->low);
-        high = fmt::format("{:.6g}", pt.replay_interval->high);
-      }
+      const auto [low, high] = bounds_text(pt.replay_interval, "-", 6);
       out +=
           fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}% {:>12} {:>12}\n", pt.n,
                       pt.pet_seconds, *pt.replay_pet_seconds,
@@ -100,28 +124,6 @@ std::string prediction_table(const ScalingPrediction& p) {
   return out;
 }
 
-namespace {
-
-// The phases the cross-check compared at any point, in order of first appearance.
-std::vector<std::string> checked_phases(const ScalingPrediction& p) {
-  std::vector<std::string> names;
-  for (const PredictedPoint& pt : p.points) {
-    for (const PhaseCheck& c : pt.phase_checks) {
-      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
-    }
-  }
-  return names;
-}
-
-// A phase's name as a CSV column's prefix: "phase 0" -> "phase_0".
-std::string column_prefix(std::string name) {
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return c == ' ' || c == ','; }, '_');
-  return name;
-}
-
-}  // namespace
-
 std::string prediction_csv(const ScalingPrediction& p) {
   const std::vector<std::string> phases = checked_phases(p);
   const bool replayed = std::any_of(p.points.begin(), p.points.end(), [](const PredictedPoint& pt) {
@@ -138,23 +140,17 @@ std::string prediction_csv(const ScalingPrediction& p) {
   }
   out += "\n";
   for (const PredictedPoint& pt : p.points) {
-    std::string measured, low, high;
+    std::string measured;
     if (const MeasuredRun* m = p.measured_at(pt.n))
       measured = fmt::format("{:.9g}", m->aet_seconds);
-    if (pt.pet_interval) {
-      low = fmt::format("{:.9g}", pt.pet_interval->low);
-      high = fmt::format("{:.9g}", pt.pet_interval->high);
-    }
+    const auto [low, high] = bounds_text(pt.pet_interval, "", 9);
     out += fmt::format("{},{:.9g},{:.6g},{:.6g},{},{},{:.6g},{},{}", pt.n, pt.pet_seconds,
                        p.speedup(pt), p.efficiency(pt), pt.traced ? 1 : 0, measured, pt.covered,
                        low, high);
     if (replayed) {
-      std::string replay, replay_low, replay_high;
+      std::string replay;
       if (pt.replay_pet_seconds) replay = fmt::format("{:.9g}", *pt.replay_pet_seconds);
-      if (pt.replay_interval) {
-        replay_low = fmt::format("{:.9g}", pt.replay_interval->low);
-        replay_high = fmt::format("{:.9g}", pt.replay_interval->high);
-      }
+      const auto [replay_low, replay_high] = bounds_text(pt.replay_interval, "", 9);
       out += fmt::format(",{},{},{}", replay, replay_low, replay_high);
     }
     for (const std::string& name : phases) {
