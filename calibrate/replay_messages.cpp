@@ -8,18 +8,19 @@
 #include <string>
 
 #include "core/format_error.hpp"
+#include "core/json_read.hpp"
 #include "replay_mpi/replay_result.hpp"
 
 namespace p3s::calibrate {
 
 bool read_replay_messages(const std::filesystem::path& file, Measurements& out) {
-  {
-    std::ifstream in(file);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || j.value("format", "") != kReplayFormat) return false;
-  }
-  const replay::ReplayResult r = replay::read_replay_result(file);
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != kReplayFormat) return false;
+  replay::ReplayResult r;
+  core::read_json_value(file.string(), j,
+                        [&](const nlohmann::json& root) { r = replay::replay_result_of(root); });
   std::size_t received = 0;
   for (std::size_t i = 0; i < r.messages.size(); ++i) {
     const replay::MessageResult& m = r.messages[i];

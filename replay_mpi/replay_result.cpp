@@ -109,52 +109,56 @@ ReplayResult read_replay_result(const std::filesystem::path& file) {
   if (!in) throw std::runtime_error("cannot read " + file.string());
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ReplayResult r;
-  core::read_json_document(file.string(), text, [&](const json& j) {
-    core::json_require(j.is_object() && j.value("format", "") == "p3s-replay 1", j,
-                       "not a p3s-replay 1 file");
-    j.at("source").get_to(r.source);
-    r.nprocs = core::json_int32(j.at("nprocs"), 1);
-    r.processes = core::json_int32(j.at("processes"), 1);
-    r.measurable = core::json_int32(j.at("measurable"), 1);
-    r.black_holes = core::json_int32(j.at("black_holes"), 0);
-    r.noise_pairs = core::json_int32(j.at("noise_pairs"), 0);
-    r.ranks_per_node = core::json_integer(j.at("ranks_per_node"), 1);
-    j.at("mapping").get_to(r.mapping);
-    j.at("placement_kept").get_to(r.placement_kept);
-    j.at("placement").get_to(r.placement);
-    j.at("compute").get_to(r.compute);
-    r.repetitions = core::json_int32(j.at("measured_repetitions"), 1);
-    r.steps = core::json_int32(j.at("steps"), 0);
-    r.pet = core::json_number(j.at("pet_seconds"), 0);
-    r.synet = core::json_number(j.at("synet_seconds"), 0);
-    j.at("warnings").get_to(r.warnings);
-    for (const json& p : j.at("phases")) {
-      core::json_within(p, [&] {
-        PhaseResult ph;
-        p.at("name").get_to(ph.name);
-        ph.weight = core::json_number(p.at("weight"), 0);
-        ph.phase_et = core::json_number(p.at("phase_et_seconds"), 0);
-        const json& s = p.at("per_rank_seconds");
-        ph.per_rank.min = core::json_number(s.at("min"), 0);
-        ph.per_rank.mean = core::json_number(s.at("mean"), 0);
-        ph.per_rank.max = core::json_number(s.at("max"), 0);
-        const json& by_rep = p.at("phase_et_by_repetition_seconds");
-        ph.by_repetition.min = core::json_number(by_rep.at("min"), 0);
-        ph.by_repetition.mean = core::json_number(by_rep.at("mean"), 0);
-        ph.by_repetition.max = core::json_number(by_rep.at("max"), 0);
-        ph.steps = core::json_int32(p.at("steps"), 0);
-        p.at("collectives").get_to(ph.collectives);
-        ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
-        ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
-        ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
-        r.phases.push_back(ph);
-      });
-    }
-    const json& messages = j.at("messages");
-    core::json_require(messages.at("columns") == json(kMessageColumns), messages.at("columns"),
-                       "the message columns are not p3s-replay 1's");
-    for (const json& row : messages.at("rows")) r.messages.push_back(message_of(row));
-  });
+  core::read_json_document(file.string(), text, [&](const json& j) { r = replay_result_of(j); });
+  return r;
+}
+
+ReplayResult replay_result_of(const json& j) {
+  ReplayResult r;
+  core::json_require(j.is_object() && j.value("format", "") == "p3s-replay 1", j,
+                     "not a p3s-replay 1 file");
+  j.at("source").get_to(r.source);
+  r.nprocs = core::json_int32(j.at("nprocs"), 1);
+  r.processes = core::json_int32(j.at("processes"), 1);
+  r.measurable = core::json_int32(j.at("measurable"), 1);
+  r.black_holes = core::json_int32(j.at("black_holes"), 0);
+  r.noise_pairs = core::json_int32(j.at("noise_pairs"), 0);
+  r.ranks_per_node = core::json_integer(j.at("ranks_per_node"), 1);
+  j.at("mapping").get_to(r.mapping);
+  j.at("placement_kept").get_to(r.placement_kept);
+  j.at("placement").get_to(r.placement);
+  j.at("compute").get_to(r.compute);
+  r.repetitions = core::json_int32(j.at("measured_repetitions"), 1);
+  r.steps = core::json_int32(j.at("steps"), 0);
+  r.pet = core::json_number(j.at("pet_seconds"), 0);
+  r.synet = core::json_number(j.at("synet_seconds"), 0);
+  j.at("warnings").get_to(r.warnings);
+  for (const json& p : j.at("phases")) {
+    core::json_within(p, [&] {
+      PhaseResult ph;
+      p.at("name").get_to(ph.name);
+      ph.weight = core::json_number(p.at("weight"), 0);
+      ph.phase_et = core::json_number(p.at("phase_et_seconds"), 0);
+      const json& s = p.at("per_rank_seconds");
+      ph.per_rank.min = core::json_number(s.at("min"), 0);
+      ph.per_rank.mean = core::json_number(s.at("mean"), 0);
+      ph.per_rank.max = core::json_number(s.at("max"), 0);
+      const json& by_rep = p.at("phase_et_by_repetition_seconds");
+      ph.by_repetition.min = core::json_number(by_rep.at("min"), 0);
+      ph.by_repetition.mean = core::json_number(by_rep.at("mean"), 0);
+      ph.by_repetition.max = core::json_number(by_rep.at("max"), 0);
+      ph.steps = core::json_int32(p.at("steps"), 0);
+      p.at("collectives").get_to(ph.collectives);
+      ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
+      ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
+      ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
+      r.phases.push_back(ph);
+    });
+  }
+  const json& messages = j.at("messages");
+  core::json_require(messages.at("columns") == json(kMessageColumns), messages.at("columns"),
+                     "the message columns are not p3s-replay 1's");
+  for (const json& row : messages.at("rows")) r.messages.push_back(message_of(row));
   return r;
 }
 

@@ -92,5 +92,8 @@ nlohmann::ordered_json to_json(const ReplayResult& result);
 // `p3s replay` and `p3s predict` report, and the measured messages `p3s calibrate` fits to.
 // Throws core::FormatError naming the file and the JSON path of what is missing or wrong.
 ReplayResult read_replay_result(const std::filesystem::path& file);
+// The same from a document already parsed; throws core::JsonValueError and nlohmann's
+// exceptions, which core::read_json_value turns into errors naming the file and the path.
+ReplayResult replay_result_of(const nlohmann::json& document);
 
 }  // namespace p3s::replay
