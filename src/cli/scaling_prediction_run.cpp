@@ -14,12 +14,12 @@
 #include "cli/prediction_interval.hpp"
 #include "cli/replay_launch.hpp"
 #include "cli/simulation_table.hpp"
+#include "core/trace_format.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "sim/simulate.hpp"
-#include "ti_import/ti_rank_converter.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -51,7 +51,7 @@ std::set<std::int64_t> read_training(PredictionRequest& request,
     request.model.training.push_back(signature_of(request.runs[i]));
     const signature::Signature& sig = request.model.training.back();
     traced.insert(sig.run.nprocs);
-    if (sig.run.wall_clock == ti_import::kTiWallClock) {
+    if (sig.run.wall_clock == core::kSyntheticWallClock) {
       // An imported SMPI trace holds no communication times: its AET is compute only.
       prediction.warnings.push_back(fmt::format(
           "{}: imported from SMPI, its wall clock is synthetic (compute only): no measured time "

@@ -59,7 +59,7 @@ TiImport import_ti(const fs::path& list, const TiImportOptions& options) {
   info.workload = options.workload;
   info.date = iso_utc(recorded);
   info.host = "smpi";
-  info.wall_clock = kTiWallClock;
+  info.wall_clock = core::kSyntheticWallClock;
   info.cpu_clock = ti_cpu_clock(timing);
   info.source = "smpi-ti";
   info.exit_code = 0;

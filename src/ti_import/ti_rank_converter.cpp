@@ -9,6 +9,7 @@
 
 #include "core/checked_math.hpp"
 #include "core/smpi_datatype.hpp"
+#include "core/trace_format.hpp"
 #include "ti_import/ti_requests.hpp"
 
 namespace p3s::ti_import {
@@ -149,7 +150,7 @@ class RankConverter {
     out_.rank = rank;
     out_.nprocs = nprocs_;
     out_.host = "smpi";
-    out_.wall_clock = kTiWallClock;
+    out_.wall_clock = core::kSyntheticWallClock;
     out_.cpu_clock = ti_cpu_clock(timing);
     core::Communicator world{0, std::vector<std::int32_t>(nprocs_)};
     std::iota(world.members.begin(), world.members.end(), 0);

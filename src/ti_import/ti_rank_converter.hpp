@@ -12,8 +12,8 @@ struct TiTiming {
   double flops_per_second = 0;  // host speed that turns flops into CPU time
 };
 
-// The clock names a TI import writes in its headers and run.json.
-inline constexpr const char* kTiWallClock = "synthetic";
+// The CPU clock's name a TI import writes in its headers and run.json (its wall clock is
+// core::kSyntheticWallClock).
 std::string ti_cpu_clock(const TiTiming& timing);
 
 // Converts `rank`'s actions (see FORMATS.md, "SimGrid time-independent traces (import)"):
