@@ -62,7 +62,10 @@ int run_calibrate(const Args& args) {
       "search, smpi/os, smpi/or, smpi/ois, the eager threshold) and the host speed to the\n"
       "output of p3s-calibrate-bench (calibrate/README.md), and writes a platform of H hosts\n"
       "with those values. Prints each parameter, the fit per size segment and what was not\n"
-      "measured; exits 1 on measurements nothing can be fitted to.\n\n",
+      "measured; exits 1 on measurements nothing can be fitted to. MEASUREMENTS may also be\n"
+      "p3s-replay results (replay-N.json): beside the benchmark's output their messages are\n"
+      "compared with the fit; alone, each link kind gets one latency and one bandwidth through\n"
+      "the application's own message sizes (calibrate/README.md says what they cannot show).\n\n",
       pos, &hidden);
   if (!parsed) return 0;
   if (files.empty()) throw UsageError("no measurement file given");
