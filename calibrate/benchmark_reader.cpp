@@ -142,6 +142,19 @@ ComputeSample read_compute(const LineReader& r, const json& j, const Header& h) 
   return s;
 }
 
+RoundSample read_round(const LineReader& r, const json& j, RoundTest test, const Header& h) {
+  RoundSample s;
+  s.test = test;
+  s.ranks = static_cast<int>(r.integer(j, "ranks", h.nprocs, h.nprocs));
+  s.ranks_per_node = static_cast<int>(r.integer(j, "ranks_per_node", 1, h.nprocs));
+  s.cores_per_node = static_cast<int>(r.integer(j, "cores_per_node", 1, 1 << 24));
+  r.integer(j, "bytes", 0, std::int64_t{1} << 40);
+  r.integer(j, "iterations", 1, std::int64_t{1} << 40);
+  s.seconds = r.seconds(j, "seconds", true);
+  s.where = r.where();
+  return s;
+}
+
 MessageSample read_message(const LineReader& r, const json& j, Test test, const Header& h) {
   MessageSample s;
   s.test = test;
@@ -202,6 +215,13 @@ SystemDescription read_benchmark_file(const std::string& file, const std::string
     ++samples;
     if (name == "compute") {
       out.compute.push_back(read_compute(r, j, h));
+      continue;
+    }
+    if (name == round_test_name(RoundTest::Exchange) ||
+        name == round_test_name(RoundTest::Allreduce)) {
+      const RoundTest test =
+          name == round_test_name(RoundTest::Exchange) ? RoundTest::Exchange : RoundTest::Allreduce;
+      out.rounds.push_back(read_round(r, j, test, h));
       continue;
     }
     const std::optional<Test> test = test_from_name(name);

@@ -30,6 +30,8 @@ constexpr double kNoiseFloor = 2e-3;
 constexpr double kNoiseCeiling = 0.05;
 // SimGrid's network/TCP-gamma: a flow's rate is at most gamma / (2 x route latency).
 constexpr double kTcpGamma = 4194304;
+// Beyond this relative error the shared-core round model does not describe the round tests.
+constexpr double kSharedCoreTolerance = 0.5;
 
 std::size_t index(LinkKind link) {
   return static_cast<std::size_t>(link);
@@ -552,6 +554,34 @@ Calibration calibrate_from_app_messages(const Measurements& m) {
 
 }  // namespace
 
+// What the platform says of ranks that share cores, and how far to trust it.
+void note_shared_core(Calibration& c) {
+  const SharedCoreFit& f = c.shared_core;
+  if (!f.measured) {
+    c.extrapolated.emplace_back(
+        "no round test ran with more ranks than cores on a node (p3s-calibrate-bench "
+        "--rounds-only, oversubscribed): a host given more ranks than cores adds no scheduling "
+        "cost to their communication rounds");
+    return;
+  }
+  double least = f.comparisons.front().ranks_per_core, most = least;
+  for (const SharedCoreComparison& x : f.comparisons) {
+    least = std::min(least, x.ranks_per_core);
+    most = std::max(most, x.ranks_per_core);
+  }
+  c.extrapolated.push_back(fmt::format(
+      "the cost of a communication round on shared cores was measured at {:.3g} to {:.3g} ranks "
+      "per core; at other counts it is {:.3g} us x (ranks per core - 1)",
+      least, most, f.round_seconds * 1e6));
+  if (f.max_error > kSharedCoreTolerance) {
+    c.warnings.push_back(
+        {"shared-core-rounds",
+         fmt::format("the round tests do not follow y x rounds x (ranks per core - "
+                     "1): up to {:.0f} % off",
+                     100 * f.max_error)});
+  }
+}
+
 Calibration calibrate(const Measurements& m) {
   if (!m.benchmark) return calibrate_from_app_messages(m);
   Calibration c;
@@ -779,6 +809,9 @@ Calibration calibrate(const Measurements& m) {
     c.warnings.push_back(
         {"no-compute-probe", "no compute probe of one rank alone: the host speed is not measured"});
   }
+
+  c.shared_core = fit_shared_core(m.rounds);
+  note_shared_core(c);
 
   for (LinkKind link : kLinkKinds) {
     const LinkCoverage& cov = c.covered(link);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "calibrate/measurements.hpp"
+#include "calibrate/shared_core_fit.hpp"
 #include "calibrate/smpi_model.hpp"
 
 namespace p3s::calibrate {
@@ -88,6 +89,7 @@ struct Calibration {
   std::vector<Comparison> comparisons;
   std::optional<Comparison> worst;  // the largest |error| of a single-pair comparison
   ComputeFit compute;
+  SharedCoreFit shared_core;  // rounds on nodes whose ranks outnumber their cores
   std::vector<NamedWarning> warnings;
   std::vector<std::string> extrapolated;  // what the platform says beyond the measurements
   bool simulated = false;                 // the measurements came from smpirun

@@ -67,6 +67,10 @@ sim::PlatformSpec calibrated_platform(const Calibration& c, const PlatformChoice
         "smpi/os, smpi/or, smpi/ois and the eager threshold were not measured: SMPI's defaults "
         "(no overheads, 65536 B)");
   }
+  if (c.shared_core.measured) {
+    spec.host_properties[std::string(sim::kSharedCoreRoundProperty)] =
+        fmt::format("{:.6g}", c.shared_core.round_seconds);
+  }
   return spec;
 }
 

@@ -8,6 +8,7 @@
 
 #include "report/log_axis.hpp"
 #include "report/log_plot.hpp"
+#include "sim/platform_spec.hpp"
 
 namespace p3s::calibrate {
 namespace {
@@ -93,6 +94,20 @@ std::string calibration_text(const ReportInput& in) {
   } else {
     out += "  host speed: not measured\n";
   }
+  const SharedCoreFit& shared = c.shared_core;
+  if (shared.measured) {
+    out += fmt::format("  {:<27} {:.4g} us x (ranks per core - 1) per communication round\n",
+                       sim::kSharedCoreRoundProperty, shared.round_seconds * 1e6);
+    for (const SharedCoreComparison& x : shared.comparisons) {
+      out += fmt::format(
+          "  {:<27} {} ranks, {:.3g} per core, {} round(s): measured {:.3g} us, "
+          "modelled {:.3g} us ({:+.0f} %)\n",
+          round_test_name(x.test), x.ranks, x.ranks_per_core, x.rounds, x.measured * 1e6,
+          x.modelled * 1e6, 100 * (x.modelled - x.measured) / x.measured);
+    }
+  } else {
+    out += "  ranks sharing cores: not measured (no scheduling cost added)\n";
+  }
 
   out += fmt::format("\nFit of the {} times per size segment:\n", test_name(c.fitted));
   out += fmt::format("  {:<11} {:<26} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9}  {}\n", "link", "sizes",
@@ -163,6 +178,20 @@ json calibration_json(const ReportInput& in) {
                   {"concurrent", c.compute.concurrent},
                   {"concurrent_flops_per_second", c.compute.concurrent_flops_per_second},
                   {"concurrent_cpu_share", c.compute.concurrent_cpu_share}};
+  json shared = json::array();
+  for (const SharedCoreComparison& x : c.shared_core.comparisons) {
+    shared.push_back({{"test", round_test_name(x.test)},
+                      {"ranks", x.ranks},
+                      {"ranks_per_core", x.ranks_per_core},
+                      {"rounds", x.rounds},
+                      {"measured_seconds", x.measured},
+                      {"modelled_seconds", x.modelled},
+                      {"where", x.where}});
+  }
+  j["shared_core"] = {{"measured", c.shared_core.measured},
+                      {"round_seconds", c.shared_core.round_seconds},
+                      {"max_error", c.shared_core.max_error},
+                      {"comparisons", shared}};
   json segments = json::array();
   for (const SegmentQuality& q : c.segments) {
     segments.push_back({{"link", link_name(q.link)},

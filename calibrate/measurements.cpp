@@ -34,6 +34,17 @@ std::string_view test_name(Test test) {
   return "?";
 }
 
+std::string_view round_test_name(RoundTest test) {
+  return test == RoundTest::Exchange ? "round-exchange" : "round-allreduce";
+}
+
+int communication_rounds(RoundTest test, int ranks) {
+  if (test == RoundTest::Exchange) return 1;
+  int rounds = 0;
+  while ((1 << rounds) < ranks) ++rounds;
+  return rounds;
+}
+
 std::string bytes_text(std::int64_t b) {
   if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
   if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);

@@ -49,9 +49,29 @@ struct ComputeSample {
   std::string where;
 };
 
+// A communication round of every rank at once (the benchmark's round tests), timed where a
+// node's ranks may outnumber its cores: the cost of waiting for the OS to schedule them in turn.
+enum class RoundTest {
+  Exchange,   // a ring exchange with both neighbours: one round per iteration
+  Allreduce,  // MPI_Allreduce of one double: ceil(log2 ranks) rounds
+};
+std::string_view round_test_name(RoundTest test);  // "round-exchange" | "round-allreduce"
+// Rounds of `test` among `ranks` ranks, as the simulator counts them for the same calls.
+int communication_rounds(RoundTest test, int ranks);
+
+struct RoundSample {
+  RoundTest test = RoundTest::Exchange;
+  int ranks = 0;
+  int ranks_per_node = 0;  // the most ranks on one node
+  int cores_per_node = 0;  // that node's cores
+  double seconds = 0;      // per iteration, the slowest rank
+  std::string where;
+};
+
 struct Measurements {
   std::vector<MessageSample> messages;
   std::vector<ComputeSample> compute;
+  std::vector<RoundSample> rounds;
   std::vector<std::string> sources;  // one line per file: what produced it
   bool simulated = false;            // measured under SimGrid (smpirun), not a real system
   bool benchmark = false;            // the calibration benchmark's output is among them

@@ -15,6 +15,14 @@
  * and on every rank at once, timed in CPU and wall seconds, whose flop rate is what SimGrid's
  * host speed means on this machine.
  *
+ * Two tests run on every rank at once, to see what a communication round costs when a node's
+ * ranks outnumber its cores (each round then waits for the OS to schedule the ranks in turn):
+ *   round-exchange   a ring exchange of 8 B with both neighbours (MPI_Irecv x 2, MPI_Isend
+ *                    x 2, MPI_Waitall): one round per iteration
+ *   round-allreduce  MPI_Allreduce of one double
+ * timed per iteration, the slowest rank's median over chunks. --rounds-only runs only these
+ * (run it oversubscribed, e.g. mpirun --oversubscribe -np 16 on 2 cores).
+ *
  * Every (test, link, pairs, size) is measured --reps times, all of them in one random order
  * (the same on every rank, from --seed), so that drift, caches and warm-up do not look like a
  * size effect. Each measurement runs one warm-up, then as many iterations as make it last
@@ -37,6 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef P3S_SMPI_BUILD
+#include <simgrid/host.h>
+#endif
 
 enum Test {
   PINGPONG,
@@ -45,10 +57,13 @@ enum Test {
   SEND_OVERHEAD,
   ISEND_OVERHEAD,
   COMPUTE,
+  ROUND_EXCHANGE,
+  ROUND_ALLREDUCE,
   TEST_COUNT
 };
 static const char* const kTestName[TEST_COUNT] = {
-    "pingpong", "pingpong-ssend", "pingpong-isend", "send-overhead", "isend-overhead", "compute"};
+    "pingpong", "pingpong-ssend", "pingpong-isend",  "send-overhead",
+    "isend-overhead", "compute", "round-exchange", "round-allreduce"};
 
 enum Link { SAME_NODE, CROSS_NODE, LINK_COUNT, NO_LINK = -1 };
 static const char* const kLinkName[LINK_COUNT] = {"same-node", "cross-node"};
@@ -56,7 +71,7 @@ static const char* const kLinkName[LINK_COUNT] = {"same-node", "cross-node"};
 static const char* const kUsage =
     "usage: p3s-calibrate-bench [--out FILE] [--max-bytes N] [--per-octave K] [--reps R]\n"
     "         [--min-time SECONDS] [--max-iters N] [--burst K] [--burst-max-bytes N]\n"
-    "         [--pairs P] [--compute-time SECONDS] [--seed S]\n"
+    "         [--pairs P] [--compute-time SECONDS] [--seed S] [--rounds-only]\n"
     "Run it with at least two ranks on one node and/or one rank on each of two nodes, e.g.\n"
     "  mpirun -np 4 --map-by ppr:2:node p3s-calibrate-bench --out calib.jsonl\n";
 
@@ -72,6 +87,7 @@ typedef struct {
   long pairs;
   double compute_time;
   long seed;
+  int rounds_only;
 } Options;
 
 /* One step of the schedule: a test on a set of pairs at one size. */
@@ -87,7 +103,8 @@ typedef struct {
 typedef struct {
   long seq, bytes, iters;
   int rep, test, link, pairs, pair, rank_a, rank_b;
-  double seconds; /* per message or per call; compute: wall seconds */
+  int ranks_per_node, cores_per_node; /* rounds: the most ranks on one node, and its cores */
+  double seconds; /* per message or per call; compute: wall seconds; rounds: per iteration */
   double flops, cpu_seconds;
 } Record;
 
@@ -133,9 +150,15 @@ static const char* parse_options(int argc, char** argv, Options* o) {
   o->pairs = 4;
   o->compute_time = 0.05;
   o->seed = 1;
+  o->rounds_only = 0;
   for (int i = 1; i < argc; i += 2) {
     const char* name = argv[i];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) return "";
+    if (strcmp(name, "--rounds-only") == 0) {
+      o->rounds_only = 1;
+      --i; /* a flag: no value */
+      continue;
+    }
     if (i + 1 >= argc) return "an option lacks its value";
     const char* v = argv[i + 1];
     int bad = 0;
@@ -291,7 +314,10 @@ static Step* build_schedule(const Options* o, const int* node, int nprocs, int* 
   if (state == 0) state = 1;
   for (int rep = 0; rep < (int)o->reps; ++rep) {
     const int first = n;
-    for (int link = 0; link < LINK_COUNT; ++link) {
+    if (append_step(&steps, &n, &capacity, (Step){ROUND_EXCHANGE, NO_LINK, nprocs, 8, rep}) ||
+        append_step(&steps, &n, &capacity, (Step){ROUND_ALLREDUCE, NO_LINK, nprocs, 8, rep}))
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int link = 0; link < LINK_COUNT && !o->rounds_only; ++link) {
       if (pairs_for(node, nprocs, link, 1).count != 1) continue;
       const int most = most_pairs(node, nprocs, link, (int)o->pairs);
       for (int i = 0; i < nsizes; ++i) {
@@ -308,9 +334,10 @@ static Step* build_schedule(const Options* o, const int* node, int nprocs, int* 
         }
       }
     }
-    if (append_step(&steps, &n, &capacity, (Step){COMPUTE, NO_LINK, 1, 0, rep}) ||
-        (nprocs > 1 &&
-         append_step(&steps, &n, &capacity, (Step){COMPUTE, NO_LINK, nprocs, 0, rep})))
+    if (!o->rounds_only &&
+        (append_step(&steps, &n, &capacity, (Step){COMPUTE, NO_LINK, 1, 0, rep}) ||
+         (nprocs > 1 &&
+          append_step(&steps, &n, &capacity, (Step){COMPUTE, NO_LINK, nprocs, 0, rep}))))
       MPI_Abort(MPI_COMM_WORLD, 1);
     for (int i = n - 1; i > first; --i) {
       const int j = first + (int)(next_random(&state) % (uint64_t)(i - first + 1));
@@ -526,7 +553,7 @@ static void run_compute(const Step* s, long seq, int rank, int nprocs, const Opt
   const double cpu = thread_cpu_seconds() - cpu0;
 #endif
   keep(out, (Record){seq, 0, sweeps, s->rep, COMPUTE, NO_LINK, alone ? 1 : nprocs, rank, rank, -1,
-                     wall, 2.0 * kProbeLength * (double)sweeps, cpu});
+                     0, 0, wall, 2.0 * kProbeLength * (double)sweeps, cpu});
 }
 
 static void run_messages(const Step* s, long seq, int rank, const int* node, int nprocs,
@@ -557,7 +584,71 @@ static void run_messages(const Step* s, long seq, int rank, const int* node, int
                              : pingpong(s->test, leader, peer, s->bytes, iters, b) / 2;
   if (leader) {
     keep(out, (Record){seq, s->bytes, iters, s->rep, s->test, s->link, s->pairs, pair, rank, peer,
-                       seconds, 0, 0});
+                       0, 0, seconds, 0, 0});
+  }
+}
+
+/* The online processors of this rank's node (SMPI: of its simulated host). */
+static int node_cores(void) {
+#ifdef P3S_SMPI_BUILD
+  return sg_host_core_count(sg_host_self());
+#else
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? (int)cores : 1;
+#endif
+}
+
+/* One iteration of a round test on every rank. */
+static void round_iteration(int test, int rank, int nprocs, Buffers* b) {
+  if (test == ROUND_ALLREDUCE) {
+    double mine = 1.0, sum = 0;
+    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return;
+  }
+  const int left = (rank + nprocs - 1) % nprocs, right = (rank + 1) % nprocs;
+  MPI_Request req[4];
+  MPI_Irecv(b->recv, 8, MPI_CHAR, left, kTagData, MPI_COMM_WORLD, &req[0]);
+  MPI_Irecv(b->recv + 8, 8, MPI_CHAR, right, kTagData, MPI_COMM_WORLD, &req[1]);
+  MPI_Isend(b->send, 8, MPI_CHAR, left, kTagData, MPI_COMM_WORLD, &req[2]);
+  MPI_Isend(b->send + 8, 8, MPI_CHAR, right, kTagData, MPI_COMM_WORLD, &req[3]);
+  MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+}
+
+/* Every rank runs the test; each takes the median over chunks of its time per iteration, and
+ * rank 0 records the slowest rank's: the round is over when its last rank is. */
+static void run_rounds(const Step* s, long seq, int rank, int nprocs, const int* node,
+                       const Options* o, Buffers* b, Records* out) {
+  double start = MPI_Wtime();
+  round_iteration(s->test, rank, nprocs, b); /* warm-up, and rank 0 sizes the run with it */
+  long iters = clamp_iters(o->min_time / fmax(MPI_Wtime() - start, 1e-9), o->max_iters);
+  if (iters < 8 * kChunks) iters = 8 * kChunks;
+  MPI_Bcast(&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  double per_iteration[kChunks];
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (long c = 0; c < kChunks; ++c) {
+    const long count = iters / kChunks + (c < iters % kChunks);
+    start = MPI_Wtime();
+    for (long i = 0; i < count; ++i) round_iteration(s->test, rank, nprocs, b);
+    per_iteration[c] = (MPI_Wtime() - start) / (double)count;
+  }
+  const double mine = median(per_iteration, kChunks);
+  double slowest = 0;
+  MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  /* The node with the most ranks, and its cores. */
+  int most = 0, cores = 0;
+  int* on_node = calloc((size_t)nprocs, sizeof(int));
+  int* cores_of = malloc(sizeof(int) * (size_t)nprocs);
+  if (!on_node || !cores_of) MPI_Abort(MPI_COMM_WORLD, 1);
+  const int own = node_cores();
+  MPI_Allgather(&own, 1, MPI_INT, cores_of, 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 0; r < nprocs; ++r) {
+    if (++on_node[node[r]] > most) most = on_node[node[r]], cores = cores_of[r];
+  }
+  free(on_node);
+  free(cores_of);
+  if (rank == 0) {
+    keep(out, (Record){seq, s->bytes, iters, s->rep, s->test, NO_LINK, nprocs, 0, 0, 0, most, cores,
+                       slowest, 0, 0});
   }
 }
 
@@ -612,9 +703,10 @@ static void write_header(FILE* f, const Options* o, int nprocs, int nsizes) {
   fprintf(f,
           "\"options\":{\"max_bytes\":%ld,\"per_octave\":%ld,\"sizes\":%d,\"reps\":%ld,"
           "\"min_time\":%g,\"max_iters\":%ld,\"burst\":%ld,\"burst_max_bytes\":%ld,\"pairs\":%ld,"
-          "\"compute_time\":%g,\"seed\":%ld,\"probe_length\":%d},",
+          "\"compute_time\":%g,\"seed\":%ld,\"probe_length\":%d,\"rounds_only\":%s},",
           o->max_bytes, o->per_octave, nsizes, o->reps, o->min_time, o->max_iters, o->burst,
-          o->burst_max_bytes, o->pairs, o->compute_time, o->seed, kProbeLength);
+          o->burst_max_bytes, o->pairs, o->compute_time, o->seed, kProbeLength,
+          o->rounds_only ? "true" : "false");
   fprintf(f, "\"hosts\":[");
 }
 
@@ -622,7 +714,13 @@ static void write_records(FILE* f, Record* all, long total) {
   qsort(all, (size_t)total, sizeof(Record), by_seq);
   for (long i = 0; i < total; ++i) {
     const Record* r = &all[i];
-    if (r->test == COMPUTE) {
+    if (r->test == ROUND_EXCHANGE || r->test == ROUND_ALLREDUCE) {
+      fprintf(f,
+              "{\"test\":\"%s\",\"ranks\":%d,\"ranks_per_node\":%d,\"cores_per_node\":%d,"
+              "\"bytes\":%ld,\"rep\":%d,\"seq\":%ld,\"iterations\":%ld,\"seconds\":%.9g}\n",
+              kTestName[r->test], r->pairs, r->ranks_per_node, r->cores_per_node, r->bytes, r->rep,
+              r->seq, r->iters, r->seconds);
+    } else if (r->test == COMPUTE) {
       fprintf(f,
               "{\"test\":\"compute\",\"ranks\":[%d],\"concurrent\":%d,\"rep\":%d,\"seq\":%ld,"
               "\"sweeps\":%ld,\"flops\":%.17g,\"cpu_seconds\":%.9g,\"wall_seconds\":%.9g}\n",
@@ -673,8 +771,10 @@ int main(int argc, char** argv) {
   }
 
   Buffers b;
-  b.send = buffer((size_t)o.max_bytes);
-  b.recv = buffer((size_t)o.max_bytes);
+  /* At least the round tests' two 8-byte halves. */
+  const size_t message_bytes = (size_t)(o.max_bytes < 16 ? 16 : o.max_bytes);
+  b.send = buffer(message_bytes);
+  b.recv = buffer(message_bytes);
   b.burst = malloc(sizeof(char*) * (size_t)o.burst);
   b.x = malloc(sizeof(double) * kProbeLength);
   b.y = malloc(sizeof(double) * kProbeLength);
@@ -693,6 +793,8 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (steps[i].test == COMPUTE)
       run_compute(&steps[i], i, rank, nprocs, &o, &b, &mine);
+    else if (steps[i].test == ROUND_EXCHANGE || steps[i].test == ROUND_ALLREDUCE)
+      run_rounds(&steps[i], i, rank, nprocs, node, &o, &b, &mine);
     else
       run_messages(&steps[i], i, rank, node, nprocs, &o, &b, &mine);
   }

@@ -13,6 +13,10 @@ enum class Topology { Flat, FatTree, Torus, Dragonfly };
 Topology topology_from_name(std::string_view name);  // flat | fat-tree | torus | dragonfly
 std::string_view topology_name(Topology topology);
 
+// Seconds one communication round costs per rank per core beyond one, on a host whose ranks
+// outnumber its cores (p3s calibrate measures it; the simulator applies it).
+inline constexpr std::string_view kSharedCoreRoundProperty = "p3s/shared-core-round";
+
 struct PlatformSpec {
   int hosts = 16;  // at least this many; a topology may round up (see cluster_hosts)
   int cores_per_host = 1;
@@ -32,6 +36,8 @@ struct PlatformSpec {
   std::string or_;         // smpi/or
   // Any other SimGrid setting to store in the file (e.g. network/crosstraffic).
   std::map<std::string, std::string> config;
+  // Properties every host carries (<prop> of the cluster), e.g. kSharedCoreRoundProperty.
+  std::map<std::string, std::string> host_properties;
   // Written as the file's comment instead of "Written by p3s platform." (p3s calibrate says
   // where its values come from).
   std::string comment;

@@ -357,6 +357,74 @@ TEST(ReadMeasurements, RefusesFilesOfDifferentSystems) {
   }
 }
 
+// ------------------------------------------------------------------ ranks sharing cores
+
+std::string round_line(const std::string& test, int ranks, int per_node, int cores,
+                       double seconds) {
+  return "{\"test\":\"" + test + "\",\"ranks\":" + std::to_string(ranks) +
+         ",\"ranks_per_node\":" + std::to_string(per_node) +
+         ",\"cores_per_node\":" + std::to_string(cores) +
+         ",\"bytes\":8,\"rep\":0,\"seq\":0,\"iterations\":64,\"seconds\":" +
+         nlohmann::json(seconds).dump() + "}\n";
+}
+
+TEST(SharedCoreFit, RecoversTheRoundCostFromRoundsAndRanksPerCore) {
+  // y = 2 us. 8 ranks on 2 cores: 4 per core, 3 extra; 24 ranks: 12 per core, 11 extra. An
+  // allreduce among 8 ranks takes 3 rounds, among 24 ranks 5 (the next power of two is 32).
+  const double y = 2e-6;
+  const std::vector<RoundSample> samples = {
+      {RoundTest::Exchange, 8, 8, 2, y * 1 * 3, "a:1"},
+      {RoundTest::Allreduce, 8, 8, 2, y * 3 * 3, "a:2"},
+      {RoundTest::Exchange, 24, 24, 2, y * 1 * 11, "b:1"},
+      {RoundTest::Allreduce, 24, 24, 2, y * 5 * 11, "b:2"},
+      {RoundTest::Exchange, 2, 2, 2, 0.3e-6, "c:1"},  // no sharing: not in the fit
+  };
+  const SharedCoreFit fit = fit_shared_core(samples);
+  ASSERT_TRUE(fit.measured);
+  EXPECT_NEAR(fit.round_seconds, y, 1e-12);
+  EXPECT_LT(fit.max_error, 1e-9);
+  ASSERT_EQ(fit.comparisons.size(), 4u);
+  EXPECT_EQ(fit.comparisons[3].rounds, 5);
+}
+
+TEST(SharedCoreFit, RanksThatFitTheirCoresMeasureNothing) {
+  const SharedCoreFit fit = fit_shared_core({{RoundTest::Allreduce, 4, 2, 2, 1e-6, "a:1"}});
+  EXPECT_FALSE(fit.measured);
+}
+
+TEST(SharedCoreFit, ReadFromTheBenchmarksRoundLinesIntoThePlatform) {
+  const std::string text = header() + line("pingpong", 0, 8, 1e-6) +
+                           round_line("round-exchange", 4, 2, 1, 3e-6) +
+                           "{\"end\":\"complete\",\"measurements\":2}\n";
+  const Measurements m = read_measurements({temp_file("rounds.jsonl", text)});
+  ASSERT_EQ(m.rounds.size(), 1u);
+  EXPECT_EQ(m.rounds[0].ranks_per_node, 2);
+  EXPECT_EQ(m.rounds[0].cores_per_node, 1);
+  const SharedCoreFit fit = fit_shared_core(m.rounds);
+  ASSERT_TRUE(fit.measured);
+  EXPECT_NEAR(fit.round_seconds, 3e-6, 1e-15);  // one round, one extra rank per core
+  Calibration c;
+  c.shared_core = fit;
+  std::vector<std::string> assumed;
+  const sim::PlatformSpec spec = calibrated_platform(c, {4, 1, sim::Topology::Flat, true}, assumed);
+  EXPECT_EQ(spec.host_properties.at("p3s/shared-core-round"), "3e-06");
+  EXPECT_TRUE(calibrated_platform(Calibration{}, {4, 1, sim::Topology::Flat, true}, assumed)
+                  .host_properties.empty());
+}
+
+TEST(ReadMeasurements, RefusesBadRoundLines) {
+  const std::string wrong_count =
+      read_error("rounds-n.jsonl", header() + round_line("round-exchange", 3, 2, 1, 3e-6) + kEnd);
+  EXPECT_NE(wrong_count.find("rounds-n.jsonl:2: \"ranks\" is 3, outside 4..4"), std::string::npos)
+      << wrong_count;
+  const std::string zero =
+      read_error("rounds-0.jsonl", header() + round_line("round-allreduce", 4, 2, 1, 0) + kEnd);
+  EXPECT_NE(zero.find("rounds-0.jsonl:2: \"seconds\" is 0"), std::string::npos) << zero;
+  const std::string cores =
+      read_error("rounds-c.jsonl", header() + round_line("round-allreduce", 4, 2, 0, 1e-6) + kEnd);
+  EXPECT_NE(cores.find("\"cores_per_node\" is 0"), std::string::npos) << cores;
+}
+
 // ------------------------------------------------------------------ replay results
 
 // A replay result whose received messages took `seconds(bytes)`, at `sizes`, on one link kind;
