@@ -6,10 +6,16 @@
 #
 # The traced runs put up to 25 ranks on this machine's cores. The prediction models that
 # sharing instead of ignoring it: the platform's hosts are this machine (its cores, its
-# calibrated compute speed and shared-memory path), and ranks are placed 25 to a host, so each
-# traced run is simulated as it ran (all its ranks sharing one host's cores) and the curve
-# beyond is the same machine, larger: more such hosts, each as loaded as the largest traced run,
-# joined by a network as fast as this machine's shared memory (nothing here measures a network).
+# calibrated compute speed and shared-memory path, and what a communication round costs when
+# its ranks outnumber its cores, measured by running the benchmark's round tests
+# oversubscribed), and ranks are placed 25 to a host, so each traced run is simulated as it ran
+# (all its ranks sharing one host's cores) and the curve beyond is the same machine, larger:
+# more such hosts, each as loaded as the largest traced run, joined by a network as fast as
+# this machine's shared memory (nothing here measures a network).
+#
+# The stencil keeps a 256 x 256 block per process for 1,000 iterations: work between messages
+# as a real code has it, and a loop long enough that starting up (MPI's first connections,
+# which 25 ranks on 2 cores make slow) is not most of the measured time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
@@ -28,19 +34,27 @@ mkdir -p "$out"
 echo "== calibrating this machine: point-to-point between 2 ranks and the compute probe (~2 min)"
 mpirun -np 2 build/calibrate/p3s-calibrate-bench --reps 3 --max-bytes 1048576 --min-time 1e-3 \
   --out "$out/calibration.jsonl"
-$p3s calibrate "$out/calibration.jsonl" -o "$out/this-machine.xml" \
+rounds=()
+for per_core in 4 12; do
+  np=$((per_core * $(nproc)))
+  echo "== measuring communication rounds with $np ranks on this machine's $(nproc) cores"
+  mpirun --oversubscribe -np "$np" build/calibrate/p3s-calibrate-bench --rounds-only --reps 3 \
+    --min-time 1e-2 --out "$out/rounds-$np.jsonl"
+  rounds+=("$out/rounds-$np.jsonl")
+done
+$p3s calibrate "$out/calibration.jsonl" "${rounds[@]}" -o "$out/this-machine.xml" \
   --hosts $(((4096 + per_host - 1) / per_host)) --cores-per-host "$(nproc)" \
   --network-as-same-node --report "$out/calibration" --force
 
 runs=()
 for n in 4 9 16 25; do
-  echo "== tracing the 2D stencil at n=$n (local grid 64x64, 100 iterations)"
-  $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 64 100
+  echo "== tracing the 2D stencil at n=$n (local grid 256x256, 1000 iterations)"
+  $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 256 1000
   $p3s signature "$out/stencil-$n" -o "$out/signature-$n.json"
   runs+=("$out/stencil-$n")
 done
 echo "== predicting the traced n and N = 64 .. 4096 on $out/this-machine.xml, $per_host ranks"
-echo "   per host as traced (the stencil keeps its 64x64 block per process: weak scaling)"
+echo "   per host as traced (the stencil keeps its 256x256 block per process: weak scaling)"
 $p3s predict --runs "${runs[@]}" --targets 64,256,1024,4096 --scaling weak \
   --platform "$out/this-machine.xml" --ranks-per-host "$per_host" -o "$out/report" --force
 echo "picture of the scaling curve: $out/report/scaling.svg"

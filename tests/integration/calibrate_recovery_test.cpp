@@ -76,7 +76,7 @@ CommandResult run_benchmark(const fs::path& dir, const fs::path& platform, const
 using Key = std::tuple<std::string, std::string, int, int, std::int64_t>;
 
 // Every measurement of a benchmark output by what it measured: test, link, pairs, pair, bytes
-// (compute: "compute", "", concurrent, rank, 0).
+// (compute: "compute", "", concurrent, rank, 0; round tests: test, "", ranks, repetition, bytes).
 std::map<Key, double> measurements(const fs::path& file) {
   std::map<Key, double> out;
   std::ifstream in(file);
@@ -86,6 +86,9 @@ std::map<Key, double> measurements(const fs::path& file) {
     if (j["test"] == "compute") {
       out[{"compute", "", j["concurrent"].get<int>(), j["ranks"][0].get<int>(), 0}] =
           j["wall_seconds"].get<double>();
+    } else if (!j.contains("link")) {  // a round test of every rank
+      out[{j["test"].get<std::string>(), "", j["ranks"].get<int>(), j["rep"].get<int>(),
+           j["bytes"].get<std::int64_t>()}] = j["seconds"].get<double>();
     } else {
       out[{j["test"].get<std::string>(), j["link"].get<std::string>(), j["pairs"].get<int>(),
            j["pair"].get<int>(), j["bytes"].get<std::int64_t>()}] = j["seconds"].get<double>();
