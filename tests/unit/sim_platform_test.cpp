@@ -132,6 +132,32 @@ TEST(PlatformSpec, SimGridLoadsEveryTopology) {
   }
 }
 
+// SimGrid gives the cluster's props to every host, whatever the topology: 4 ranks of a ring on
+// one single-core host, each sleeping after its one Waitall per repetition 1 us x (4 / 1 - 1),
+// take 3 us longer per repetition, 30 us over the phase's weight of 10.
+TEST(PlatformSpec, EveryTopologyGivesItsHostsTheClusterProps) {
+  for (Topology t : {Topology::Flat, Topology::FatTree, Topology::Torus, Topology::Dragonfly}) {
+    SCOPED_TRACE(topology_name(t));
+    PlatformSpec spec;
+    spec.hosts = 16;
+    spec.topology = t;
+    const std::filesystem::path plain = temp_file(std::string(topology_name(t)) + "-plain.xml");
+    write_platform(spec, plain);
+    spec.host_properties[kSharedCoreRound] = "1e-6";
+    const std::filesystem::path shared = temp_file(std::string(topology_name(t)) + "-shared.xml");
+    write_platform(spec, shared);
+    SimOptions options;
+    options.ranks_per_host = 4;
+    options.measured_repetitions = 1;
+    const RingTrace ring({4, 1000, 0, 10});
+    options.platform = plain;
+    const double without = simulate(ring, options).pet;
+    options.platform = shared;
+    const double with = simulate(ring, options).pet;
+    EXPECT_NEAR(with - without, 10 * 3e-6, 1e-12);
+  }
+}
+
 TEST(PlatformSpec, SimGridLoadsTheBundledPlatforms) {
   for (const char* name : {"default.xml", "fat_tree.xml", "torus.xml", "dragonfly.xml"}) {
     EXPECT_GT(ring_time(std::filesystem::path(P3S_SOURCE_DIR) / "simgrid_platforms" / name), 0)
