@@ -68,7 +68,7 @@ sim::PlatformSpec calibrated_platform(const Calibration& c, const PlatformChoice
         "(no overheads, 65536 B)");
   }
   if (c.shared_core.measured) {
-    spec.host_properties[std::string(sim::kSharedCoreRoundProperty)] =
+    spec.host_properties[sim::kSharedCoreRound] =
         fmt::format("{:.6g}", c.shared_core.round_seconds);
   }
   return spec;

@@ -97,7 +97,7 @@ std::string calibration_text(const ReportInput& in) {
   const SharedCoreFit& shared = c.shared_core;
   if (shared.measured) {
     out += fmt::format("  {:<27} {:.4g} us x (ranks per core - 1) per communication round\n",
-                       sim::kSharedCoreRoundProperty, shared.round_seconds * 1e6);
+                       sim::kSharedCoreRound, shared.round_seconds * 1e6);
     for (const SharedCoreComparison& x : shared.comparisons) {
       out += fmt::format(
           "  {:<27} {} ranks, {:.3g} per core, {} round(s): measured {:.3g} us, "

@@ -13,7 +13,7 @@ namespace p3s::cli {
 int run_platform(const Args& args) {
   namespace po = boost::program_options;
   sim::PlatformSpec spec;
-  std::string out, topology = "flat";
+  std::string out, topology = "flat", shared_core_round;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("output,o", po::value(&out)->required(),
                                                  "platform file to write")(
@@ -34,17 +34,22 @@ int run_platform(const Args& args) {
       "lat-factor", po::value(&spec.lat_factor), "smpi/lat-factor (default: SMPI's)")(
       "os", po::value(&spec.os), "smpi/os: send overhead, SIZE:BASE:PER_BYTE;... (default: none)")(
       "ois", po::value(&spec.ois), "smpi/ois: non-blocking send overhead (default: none)")(
-      "or", po::value(&spec.or_), "smpi/or: eager receive overhead (default: none)");
+      "or", po::value(&spec.or_), "smpi/or: eager receive overhead (default: none)")(
+      "shared-core-round", po::value(&shared_core_round),
+      "seconds one communication round costs per extra rank per core on a host running more "
+      "ranks than cores (host property p3s/shared-core-round; default: nothing)");
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s platform -o PLATFORM.xml --hosts H [options]\n\n"
       "Writes a SimGrid platform (XML v4.1): one cluster of H identical hosts, each with\n"
       "its own link to a non-blocking switch (flat) or in a fat tree, a 3D torus or a\n"
       "dragonfly. Quantities take SimGrid's units (10Gbps, 1us, 1Gf). SMPI's network\n"
-      "factors and overheads go into the file as <config> properties.\n\n");
+      "factors and overheads go into the file as <config> properties; the cost of sharing\n"
+      "cores as a property of every host.\n\n");
   if (!parsed) return 0;
   try {
     spec.topology = sim::topology_from_name(topology);
+    if (!shared_core_round.empty()) spec.host_properties[sim::kSharedCoreRound] = shared_core_round;
     sim::write_platform(spec, out);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());

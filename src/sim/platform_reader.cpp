@@ -21,10 +21,20 @@ Attributes attributes_of(const pugi::xml_node& node) {
   return out;
 }
 
-// The <cluster> and <config> props of a platform text; throws std::invalid_argument (without
-// the file name) when it holds anything else.
+// The props inside `node`, by id.
+std::map<std::string, std::string> props_of(const pugi::xml_node& node) {
+  std::map<std::string, std::string> out;
+  for (const pugi::xml_node& prop : node.children("prop")) {
+    out[prop.attribute("id").value()] = prop.attribute("value").value();
+  }
+  return out;
+}
+
+// The <cluster>, its props and the <config> props of a platform text; throws
+// std::invalid_argument (without the file name) when it holds anything else.
 struct PlatformElements {
   Attributes cluster;
+  std::map<std::string, std::string> cluster_props;
   std::map<std::string, std::string> config;
 };
 
@@ -37,12 +47,17 @@ PlatformElements platform_elements(const pugi::xml_document& doc) {
     if (node.type() != pugi::node_element) continue;
     const std::string name = node.name();
     if (name == "config") {
-      for (const pugi::xml_node& prop : node.children("prop")) {
-        out.config[prop.attribute("id").value()] = prop.attribute("value").value();
-      }
+      out.config = props_of(node);
     } else if (name == "cluster") {
       ++clusters;
       out.cluster = attributes_of(node);
+      for (const pugi::xml_node& child : node.children()) {
+        if (child.type() == pugi::node_element && std::string(child.name()) != "prop") {
+          throw std::invalid_argument(
+              fmt::format("its cluster holds a <{}> element", child.name()));
+        }
+      }
+      out.cluster_props = props_of(node);
     } else {
       throw std::invalid_argument(fmt::format("it holds a <{}> element", name));
     }
@@ -113,6 +128,7 @@ PlatformSpec spec_of(const PlatformElements& e) {
       spec.config[key] = value;
     }
   }
+  spec.host_properties = e.cluster_props;
   return spec;
 }
 
@@ -156,6 +172,9 @@ PlatformSpec read_platform_spec(const std::filesystem::path& file) {
     }
     if (back.config != original.config) {
       throw std::invalid_argument("its <config> props do not read back as written");
+    }
+    if (back.cluster_props != original.cluster_props) {
+      throw std::invalid_argument("its cluster's props do not read back as written");
     }
     return spec;
   } catch (const std::invalid_argument& e) {

@@ -1,9 +1,9 @@
 #pragma once
 // A platform file read back as the PlatformSpec that writes it, so that `p3s whatif` can vary
-// its network and topology through the platform writer. Only a platform of one <cluster> (and
-// an optional <config>), exactly as `p3s platform` and `p3s calibrate` write it, can be read
-// back: anything else (zones, links, routes, a cluster shaped otherwise) has no PlatformSpec,
-// and changing it would need SimGrid's own model of the file.
+// its network and topology through the platform writer. Only a platform of one <cluster> (with
+// optional host <prop>s, and an optional <config>), exactly as `p3s platform` and `p3s calibrate`
+// write it, can be read back: anything else (zones, links, routes, a cluster shaped otherwise)
+// has no PlatformSpec, and changing it would need SimGrid's own model of the file.
 #include <filesystem>
 
 #include "sim/platform_spec.hpp"

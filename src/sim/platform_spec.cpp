@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -199,6 +200,16 @@ void check_factors(const std::string& what, const std::string& spec, std::size_t
   }
 }
 
+// One <prop> line per key, indented inside an element of the platform.
+std::string prop_elements(const std::map<std::string, std::string>& props) {
+  std::string xml;
+  for (const auto& [key, value] : props) {
+    xml += fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n", core::xml_escaped(key),
+                       core::xml_escaped(value));
+  }
+  return xml;
+}
+
 // Hosts and cores a platform may have: far above what SimGrid simulates in memory, and small
 // enough that rounding a topology up stays within an int.
 constexpr int kMaxHosts = 1 << 24;
@@ -227,6 +238,12 @@ std::string_view topology_name(Topology topology) {
       return "dragonfly";
   }
   return "?";
+}
+
+std::optional<double> shared_core_round_seconds(std::string_view text) {
+  double seconds = 0;
+  if (!plain_number(text, seconds)) return std::nullopt;
+  return seconds;
 }
 
 int cluster_hosts(const PlatformSpec& spec) {
@@ -291,6 +308,13 @@ void check_platform(const PlatformSpec& spec) {
   if (!spec.os.empty()) check_factors("os", spec.os, 2, true);
   if (!spec.ois.empty()) check_factors("ois", spec.ois, 2, true);
   if (!spec.or_.empty()) check_factors("or", spec.or_, 2, true);
+  for (const auto& [key, value] : spec.host_properties) {
+    if (key.empty()) throw std::invalid_argument("a host property has an empty name");
+    if (key == kSharedCoreRound && !shared_core_round_seconds(value)) {
+      throw std::invalid_argument(
+          fmt::format("host property {} '{}' is not a finite number of seconds >= 0", key, value));
+    }
+  }
 }
 
 std::string platform_xml(const PlatformSpec& spec) {
@@ -320,12 +344,7 @@ std::string platform_xml(const PlatformSpec& spec) {
       "<platform version=\"4.1\">\n";
   if (!config.empty()) {
     // SimGrid applies these unless the command line sets the same keys.
-    xml += "  <config>\n";
-    for (const auto& [key, value] : config) {
-      xml += fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n", core::xml_escaped(key),
-                         core::xml_escaped(value));
-    }
-    xml += "  </config>\n";
+    xml += "  <config>\n" + prop_elements(config) + "  </config>\n";
   }
   xml += fmt::format(
       "  <cluster id=\"{}\" prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"{}\" "
@@ -341,7 +360,13 @@ std::string platform_xml(const PlatformSpec& spec) {
     xml += fmt::format("\n           topology=\"{}\" topo_parameters=\"{}\"",
                        kNames[static_cast<int>(spec.topology)], topology_parameters(spec));
   }
-  xml += "/>\n</platform>\n";
+  if (spec.host_properties.empty()) {
+    xml += "/>\n";
+  } else {
+    // SimGrid gives the cluster's props to each of its hosts.
+    xml += ">\n" + prop_elements(spec.host_properties) + "  </cluster>\n";
+  }
+  xml += "</platform>\n";
   return xml;
 }
 

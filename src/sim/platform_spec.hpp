@@ -3,6 +3,7 @@
 // with a fat-tree, 3D-torus or dragonfly network, and SMPI's network settings as <config> props.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,10 +13,6 @@ enum class Topology { Flat, FatTree, Torus, Dragonfly };
 
 Topology topology_from_name(std::string_view name);  // flat | fat-tree | torus | dragonfly
 std::string_view topology_name(Topology topology);
-
-// Seconds one communication round costs per rank per core beyond one, on a host whose ranks
-// outnumber its cores (p3s calibrate measures it; the simulator applies it).
-inline constexpr std::string_view kSharedCoreRoundProperty = "p3s/shared-core-round";
 
 struct PlatformSpec {
   int hosts = 16;  // at least this many; a topology may round up (see cluster_hosts)
@@ -36,7 +33,8 @@ struct PlatformSpec {
   std::string or_;         // smpi/or
   // Any other SimGrid setting to store in the file (e.g. network/crosstraffic).
   std::map<std::string, std::string> config;
-  // Properties every host carries (<prop> of the cluster), e.g. kSharedCoreRoundProperty.
+  // Properties of every host (the cluster's <prop> children, which SimGrid gives each host),
+  // e.g. kSharedCoreRound.
   std::map<std::string, std::string> host_properties;
   // Written as the file's comment instead of "Written by p3s platform." (p3s calibrate says
   // where its values come from).
@@ -46,11 +44,19 @@ struct PlatformSpec {
 // The host count of the cluster written for `spec`: `spec.hosts`, rounded up to fill the
 // topology's shape.
 int cluster_hosts(const PlatformSpec& spec);
+
+// The host property that makes oversubscribed hosts pay for sharing their cores: the seconds
+// one communication round costs per extra rank per core (see src/sim/README.md).
+inline constexpr const char* kSharedCoreRound = "p3s/shared-core-round";
+// Its value in seconds, or nothing when `text` is not a plain finite number >= 0 ("2.5e-06").
+std::optional<double> shared_core_round_seconds(std::string_view text);
+
 // SimGrid's topo_parameters for the topology ("" for a flat cluster).
 std::string topology_parameters(const PlatformSpec& spec);
 
 // Throws std::invalid_argument naming the first bad value: host or core counts out of range, a
-// quantity that is not positive or lacks a SimGrid unit, factors not in SMPI's syntax.
+// quantity that is not positive or lacks a SimGrid unit, factors not in SMPI's syntax, a host
+// property with an empty name or a kSharedCoreRound that is no number of seconds.
 void check_platform(const PlatformSpec& spec);
 // The platform file's text. Throws std::invalid_argument on bad values (check_platform).
 std::string platform_xml(const PlatformSpec& spec);

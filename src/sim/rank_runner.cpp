@@ -16,6 +16,7 @@
 #include "sim/collective_calls.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
+#include "sim/shared_core.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -43,7 +44,8 @@ class RankRunner {
               host_overhead(host_, "smpi/or")},
              *context.eager_sends),
         native_(context.native, p2p_, comms_),
-        collectives_(comms_) {}
+        collectives_(comms_),
+        round_delay_(context.round_delays[static_cast<std::size_t>(rank)]) {}
 
   void run() {
     const SessionPlan& plan = *context_.plan;
@@ -80,6 +82,11 @@ class RankRunner {
   void execute(const core::ProgramStep& s, const core::RankProgram& program) {
     if (s.compute_seconds > 0)
       simgrid::s4u::this_actor::execute(s.compute_seconds * host_.get_speed());
+    call(s, program);
+    if (round_delay_ > 0) share_cores(s);
+  }
+
+  void call(const core::ProgramStep& s, const core::RankProgram& program) {
     switch (core::op_kind(s.op)) {
       case core::OpKind::PointToPoint:
         return point_to_point(s);
@@ -95,6 +102,15 @@ class RankRunner {
       case core::OpKind::Finalize:    // only its compute burst is simulated
         return;
     }
+  }
+
+  // After a blocking call on an oversubscribed host: its rounds' turns of the OS scheduler.
+  void share_cores(const core::ProgramStep& s) {
+    const bool collective = core::op_kind(s.op) == core::OpKind::Collective;
+    const std::int64_t rounds =
+        blocking_rounds(s.op, s.dst != core::kNone || s.src != core::kNone, s.record_count,
+                        collective ? comms_.size(s.comm) : 1);
+    if (rounds > 0) simgrid::s4u::this_actor::sleep_for(static_cast<double>(rounds) * round_delay_);
   }
 
   void point_to_point(const core::ProgramStep& s) {
@@ -169,6 +185,7 @@ class RankRunner {
   PointToPoint p2p_;
   NativeCollectives native_;
   CollectiveCalls collectives_;
+  double round_delay_;  // seconds per communication round of a blocking call (shared_core.hpp)
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // — compute on its host's CPU, point-to-point messages on mailboxes, collectives through SMPI.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/scaled_trace.hpp"
 #include "sim/eager_send_board.hpp"
@@ -21,6 +22,9 @@ struct SessionContext {
   NativeAlgorithms native;           // collectives p3s runs itself
   EagerSendBoard* eager_sends = nullptr;
   bool create_communicators = false;  // some event uses a communicator other than world or self
+  // Per rank, the seconds each communication round of a blocking call costs on its host: 0
+  // unless the host is oversubscribed and says what sharing its cores costs (shared_core.hpp).
+  std::vector<double> round_delays;
   SessionOutput* output = nullptr;
   std::string error;  // the first rank's failure; the session then stops every rank
 };

@@ -20,6 +20,7 @@
 
 #include "sim/rank_placement.hpp"
 #include "sim/rank_runner.hpp"
+#include "sim/shared_core.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -160,6 +161,7 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
   if (options.native_collectives) context.native = NativeAlgorithms::from_config();
   context.create_communicators = uses_sub_communicators(trace, plan);
+  context.round_delays = shared_core_round_delays(hosts, host_of);
   context.output = &output;
   for (int rank = 0; rank < nprocs; ++rank) {
     simgrid::s4u::ActorPtr actor = simgrid::s4u::Actor::init(

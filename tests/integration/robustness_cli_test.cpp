@@ -267,9 +267,12 @@ TEST(RobustnessCli, PlatformRefusesWhatSimGridCouldNotSimulate) {
   const fs::path dir = scratch_dir("robust_platform");
   fs::create_directories(dir);
   const std::vector<std::vector<std::string>> bad = {
-      {"--bandwidth", "-5Gbps"}, {"--bandwidth", "0Gbps"},  {"--latency", "-1us"},
-      {"--speed", "0f"},         {"--bandwidth", "10Gbpz"}, {"--bw-factor", "junk"},
-      {"--lat-factor", "0:-1"},  {"--os", "1:2"},           {"--hosts", "2147483647"},
+      {"--bandwidth", "-5Gbps"},      {"--bandwidth", "0Gbps"},
+      {"--latency", "-1us"},          {"--speed", "0f"},
+      {"--bandwidth", "10Gbpz"},      {"--bw-factor", "junk"},
+      {"--lat-factor", "0:-1"},       {"--os", "1:2"},
+      {"--hosts", "2147483647"},      {"--shared-core-round", "-1e-6"},
+      {"--shared-core-round", "2us"},
   };
   for (const std::vector<std::string>& flags : bad) {
     std::vector<std::string> argv = {p3s_bin(), "platform", "-o", (dir / "p.xml").string()};
@@ -281,7 +284,8 @@ TEST(RobustnessCli, PlatformRefusesWhatSimGridCouldNotSimulate) {
     fs::remove(dir / "p.xml");
   }
   EXPECT_EQ(run_command({p3s_bin(), "platform", "-o", (dir / "p.xml").string(), "--hosts", "4",
-                         "--bw-factor", "0:1;65536:0.9", "--os", "0:1us:0"})
+                         "--bw-factor", "0:1;65536:0.9", "--os", "0:1us:0", "--shared-core-round",
+                         "2.5e-06"})
                 .exit_code,
             0);
 }

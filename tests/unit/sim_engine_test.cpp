@@ -256,6 +256,126 @@ TEST(Simulate, ReportsTracesWhoseMessagesDoNotMatch) {
   EXPECT_THROW(simulate(orphan, options_on(exact_platform(2))), std::runtime_error);
 }
 
+// One host of `cores` cores, with kSharedCoreRound = `round` unless it is empty.
+std::filesystem::path shared_core_platform(int cores, const std::string& round) {
+  PlatformSpec spec;
+  spec.hosts = 1;
+  spec.cores_per_host = cores;
+  if (!round.empty()) spec.host_properties[kSharedCoreRound] = round;
+  const std::filesystem::path file =
+      exact_platform(1).parent_path() / ("shared-" + std::to_string(cores) + "-" + round + ".xml");
+  write_platform(spec, file);
+  return file;
+}
+
+// Three ranks in a ring, each making the same calls: every kind of call that costs rounds on a
+// shared host, and calls that cost none.
+ScriptedTrace every_kind_of_wait() {
+  return ScriptedTrace(3, [](int rank, std::vector<core::Event>& out) {
+    const std::int32_t right = (rank + 1) % 3, left = (rank + 2) % 3;
+    auto p2p = [&](core::Op op, std::int32_t dst, std::int32_t src, std::int64_t req) {
+      core::Event e = event(op);
+      e.dst = dst, e.src = src, e.req = req;
+      if (dst != core::kNone) e.tag = 5, e.bytes = 8;
+      if (src != core::kNone) e.rtag = 5, e.rbytes = 8;
+      out.push_back(e);
+    };
+    auto completion = [&](core::Op op, std::vector<core::RequestRecord> records) {
+      core::Event e = event(op);
+      e.requests = std::move(records);
+      out.push_back(e);
+    };
+    const core::RequestRecord recv0{0, false, left, 5, 8}, send1{1, true, right, 5, 8},
+        recv2{2, false, left, 5, 8}, send3{3, true, right, 5, 8}, recv4{4, false, left, 5, 8},
+        send5{5, true, right, 5, 8}, reduce6{6, false, core::kNone, core::kNone, 8};
+    p2p(core::Op::Send, right, core::kNone, core::kNone);        // 1 round
+    p2p(core::Op::Recv, core::kNone, left, core::kNone);         // 1
+    p2p(core::Op::Sendrecv, right, left, core::kNone);           // 1
+    p2p(core::Op::Send, core::kNone, core::kNone, core::kNone);  // to MPI_PROC_NULL: 0
+    p2p(core::Op::Irecv, core::kNone, left, 0);                  // 0
+    p2p(core::Op::Isend, right, core::kNone, 1);                 // 0
+    completion(core::Op::Testall, {recv0, send1});               // 0
+    p2p(core::Op::Irecv, core::kNone, left, 2);
+    p2p(core::Op::Isend, right, core::kNone, 3);
+    completion(core::Op::Waitall, {recv2, send3});  // 1
+    p2p(core::Op::Irecv, core::kNone, left, 4);
+    p2p(core::Op::Isend, right, core::kNone, 5);
+    completion(core::Op::Wait, {recv4});             // 1
+    completion(core::Op::Wait, {send5});             // 1
+    core::Event barrier = event(core::Op::Barrier);  // ceil(log2 3) = 2
+    out.push_back(barrier);
+    core::Event allreduce = event(core::Op::Allreduce);  // 2
+    allreduce.bytes = allreduce.rbytes = 8;
+    out.push_back(allreduce);
+    core::Event self_bcast = event(core::Op::Bcast);  // on MPI_COMM_SELF: 0
+    self_bcast.comm = 1, self_bcast.root = rank, self_bcast.bytes = self_bcast.rbytes = 8;
+    out.push_back(self_bcast);
+    core::Event iallreduce = event(core::Op::Iallreduce);  // 0
+    iallreduce.bytes = iallreduce.rbytes = 8, iallreduce.req = 6;
+    out.push_back(iallreduce);
+    completion(core::Op::Wait, {reduce6});  // 1
+  });
+}
+
+// Rounds per repetition, counted from the calls above: 3 point-to-point, 3 waits, 2 + 2
+// collective, 1 wait of a non-blocking collective = 11. On one core, 3 ranks pay (3 - 1) x
+// 1 us per round: 22 us per repetition, 220 us over the phase's weight of 10.
+TEST(Simulate, OversubscribedRanksPayTheirRoundsOfSharedCores) {
+  SimOptions o = options_on(shared_core_platform(1, ""));
+  o.ranks_per_host = 3;
+  o.measured_repetitions = 2;
+  const SimResult plain = simulate(every_kind_of_wait(), o);
+  o.platform = shared_core_platform(1, "1e-6");
+  const SimResult shared = simulate(every_kind_of_wait(), o);
+  EXPECT_NEAR(shared.phases[0].per_rank.min - plain.phases[0].per_rank.min, 22e-6, 1e-13);
+  EXPECT_NEAR(shared.phases[0].per_rank.max - plain.phases[0].per_rank.max, 22e-6, 1e-13);
+  EXPECT_NEAR(shared.pet - plain.pet, 220e-6, 1e-12);
+  // On 2 cores the 3 ranks pay 1.5 - 1 per round; in full mode likewise, rank by rank.
+  o.platform = shared_core_platform(2, "1e-6");
+  EXPECT_NEAR(simulate(every_kind_of_wait(), o).pet - plain.pet, 10 * 11 * 0.5e-6, 1e-12);
+  o.mode = SimMode::Full;
+  o.platform = shared_core_platform(1, "");
+  const double full_plain = simulate(every_kind_of_wait(), o).pet;
+  o.platform = shared_core_platform(1, "1e-6");
+  EXPECT_NEAR(simulate(every_kind_of_wait(), o).pet - full_plain, 220e-6, 1e-12);
+}
+
+// As many cores as ranks, or a round that costs nothing: the very same simulation.
+TEST(Simulate, SharedCoreRoundsCostNothingWithoutOversubscription) {
+  SimOptions o = options_on(shared_core_platform(3, ""));
+  o.ranks_per_host = 3;
+  const SimResult plain = simulate(every_kind_of_wait(), o);
+  o.platform = shared_core_platform(3, "1e-6");
+  EXPECT_EQ(simulate(every_kind_of_wait(), o).pet, plain.pet);
+  o.platform = shared_core_platform(4, "1e-6");
+  EXPECT_EQ(simulate(every_kind_of_wait(), o).pet, plain.pet);
+  o.platform = shared_core_platform(1, "");
+  const double one_core = simulate(every_kind_of_wait(), o).pet;
+  o.platform = shared_core_platform(1, "0");
+  EXPECT_EQ(simulate(every_kind_of_wait(), o).pet, one_core);
+}
+
+// A value p3s platform would refuse, written by hand: an error naming the host and the value.
+TEST(Simulate, RefusesASharedCoreRoundThatIsNoNumberOfSeconds) {
+  const std::filesystem::path file = exact_platform(1).parent_path() / "bad-round.xml";
+  std::ofstream(file) << "<?xml version='1.0'?>\n"
+                         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                         "<platform version=\"4.1\">\n"
+                         "<cluster id=\"c\" prefix=\"node-\" suffix=\"\" radical=\"0-0\" "
+                         "speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\">\n"
+                         "<prop id=\"p3s/shared-core-round\" value=\"2us\"/>\n"
+                         "</cluster>\n</platform>\n";
+  SimOptions o = options_on(file);
+  o.ranks_per_host = 2;
+  try {
+    simulate(RingTrace({}), o);
+    ADD_FAILURE() << "simulated";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("node-0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'2us'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Simulate, RejectsBadOptions) {
   SimOptions o = options_on(exact_platform(2));
   o.cpu_speedup = 0;

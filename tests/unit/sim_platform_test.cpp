@@ -69,6 +69,46 @@ TEST(PlatformSpec, WritesSmpiSettingsAsConfigProps) {
   EXPECT_LT(xml.find("<config>"), xml.find("<cluster"));
 }
 
+TEST(PlatformSpec, WritesHostPropertiesInsideTheCluster) {
+  PlatformSpec spec;
+  spec.host_properties[kSharedCoreRound] = "2.5e-06";
+  spec.host_properties["rack"] = "a&b";
+  const std::string xml = platform_xml(spec);
+  const std::size_t cluster = xml.find("<cluster"), end = xml.find("</cluster>");
+  ASSERT_NE(end, std::string::npos) << xml;
+  const std::size_t prop = xml.find("<prop id=\"p3s/shared-core-round\" value=\"2.5e-06\"/>");
+  EXPECT_LT(cluster, prop);
+  EXPECT_LT(prop, end);
+  EXPECT_NE(xml.find("<prop id=\"rack\" value=\"a&amp;b\"/>"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("<config>"), std::string::npos);
+  // Without host properties the cluster stays one empty element.
+  EXPECT_EQ(platform_xml(PlatformSpec{}).find("</cluster>"), std::string::npos);
+}
+
+TEST(PlatformSpec, RejectsASharedCoreRoundThatIsNoNumberOfSeconds) {
+  for (const char* bad : {"", "fast", "-1e-6", "nan", "inf", "2.5us", " 1e-6", "1e-6x"}) {
+    PlatformSpec spec;
+    spec.host_properties[kSharedCoreRound] = bad;
+    try {
+      platform_xml(spec);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos)
+          << e.what();
+    }
+  }
+  for (const char* good : {"0", "2.5e-06", "0.000003"}) {
+    PlatformSpec spec;
+    spec.host_properties[kSharedCoreRound] = good;
+    EXPECT_NO_THROW(platform_xml(spec)) << good;
+  }
+  EXPECT_EQ(shared_core_round_seconds("2.5e-06"), 2.5e-6);
+  EXPECT_FALSE(shared_core_round_seconds("-0.5"));
+  PlatformSpec unnamed;
+  unnamed.host_properties[""] = "1";
+  EXPECT_THROW(platform_xml(unnamed), std::invalid_argument);
+}
+
 TEST(PlatformSpec, RejectsBadValues) {
   PlatformSpec spec;
   spec.bandwidth = "fast";
@@ -89,6 +129,32 @@ TEST(PlatformSpec, SimGridLoadsEveryTopology) {
     const std::filesystem::path file = temp_file(std::string(topology_name(t)) + ".xml");
     write_platform(spec, file);
     EXPECT_GT(ring_time(file), 0) << topology_name(t);
+  }
+}
+
+// SimGrid gives the cluster's props to every host, whatever the topology: 4 ranks of a ring on
+// one single-core host, each sleeping after its one Waitall per repetition 1 us x (4 / 1 - 1),
+// take 3 us longer per repetition, 30 us over the phase's weight of 10.
+TEST(PlatformSpec, EveryTopologyGivesItsHostsTheClusterProps) {
+  for (Topology t : {Topology::Flat, Topology::FatTree, Topology::Torus, Topology::Dragonfly}) {
+    SCOPED_TRACE(topology_name(t));
+    PlatformSpec spec;
+    spec.hosts = 16;
+    spec.topology = t;
+    const std::filesystem::path plain = temp_file(std::string(topology_name(t)) + "-plain.xml");
+    write_platform(spec, plain);
+    spec.host_properties[kSharedCoreRound] = "1e-6";
+    const std::filesystem::path shared = temp_file(std::string(topology_name(t)) + "-shared.xml");
+    write_platform(spec, shared);
+    SimOptions options;
+    options.ranks_per_host = 4;
+    options.measured_repetitions = 1;
+    const RingTrace ring({4, 1000, 0, 10});
+    options.platform = plain;
+    const double without = simulate(ring, options).pet;
+    options.platform = shared;
+    const double with = simulate(ring, options).pet;
+    EXPECT_NEAR(with - without, 10 * 3e-6, 1e-12);
   }
 }
 
@@ -123,7 +189,8 @@ TEST(PlatformReader, ReadsBackTheBundledPlatformsAsTheirCommandsWroteThem) {
   }
 }
 
-// What p3s calibrate writes (factors, overheads, other settings) reads back as written.
+// What p3s calibrate writes (factors, overheads, other settings, host props) reads back as
+// written.
 TEST(PlatformReader, ReadsBackSmpiSettings) {
   PlatformSpec spec;
   spec.hosts = 100;
@@ -134,6 +201,7 @@ TEST(PlatformReader, ReadsBackSmpiSettings) {
   spec.bw_factor = "0:0.5;65536:0.9";
   spec.os = "0:1e-6:1e-10";
   spec.config["smpi/send-is-detached-thresh"] = "32768";
+  spec.host_properties[kSharedCoreRound] = "2.5e-06";
   spec.comment = "calibrated";
   const std::filesystem::path file = temp_file("calibrated.xml");
   write_platform(spec, file);
@@ -147,6 +215,7 @@ TEST(PlatformReader, ReadsBackSmpiSettings) {
   EXPECT_EQ(back.os, "0:1e-6:1e-10");
   EXPECT_TRUE(back.lat_factor.empty());
   EXPECT_EQ(back.config, spec.config);
+  EXPECT_EQ(back.host_properties, spec.host_properties);
   EXPECT_EQ(platform_xml(back).substr(platform_xml(back).find("<platform")),
             platform_xml(spec).substr(platform_xml(spec).find("<platform")));
 }
@@ -171,6 +240,14 @@ TEST(PlatformReader, RefusesWhatIsNotOneClusterAsP3sWritesIt) {
        "2 <cluster>"},
       {head + "<cluster id=\"c\" prefix=\"node-\" radical=\"1-16\"/>\n</platform>\n", "radical"},
       {head + cluster, "not readable as XML"},
+      {head + cluster +
+           " sharing_policy=\"SPLITDUPLEX\">\n<prop id=\"p3s/shared-core-round\" "
+           "value=\"-1\"/>\n</cluster>\n</platform>\n",
+       "'-1'"},
+      {head + cluster +
+           " sharing_policy=\"SPLITDUPLEX\">\n<host id=\"h\" speed=\"1Gf\"/>\n"
+           "</cluster>\n</platform>\n",
+       "<host>"},
   };
   for (const auto& [text, reason] : cases) {
     SCOPED_TRACE(reason);
