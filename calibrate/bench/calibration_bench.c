@@ -62,8 +62,8 @@ enum Test {
   TEST_COUNT
 };
 static const char* const kTestName[TEST_COUNT] = {
-    "pingpong", "pingpong-ssend", "pingpong-isend",  "send-overhead",
-    "isend-overhead", "compute", "round-exchange", "round-allreduce"};
+    "pingpong",       "pingpong-ssend", "pingpong-isend", "send-overhead",
+    "isend-overhead", "compute",        "round-exchange", "round-allreduce"};
 
 enum Link { SAME_NODE, CROSS_NODE, LINK_COUNT, NO_LINK = -1 };
 static const char* const kLinkName[LINK_COUNT] = {"same-node", "cross-node"};
