@@ -13,9 +13,10 @@
 # more such hosts, each as loaded as the largest traced run, joined by a network as fast as
 # this machine's shared memory (nothing here measures a network).
 #
-# The stencil keeps a 256 x 256 block per process for 1,000 iterations: work between messages
-# as a real code has it, and a loop long enough that starting up (MPI's first connections,
-# which 25 ranks on 2 cores make slow) is not most of the measured time.
+# The stencil keeps a 512 x 512 block per process (two 2 MiB fields) for 400 iterations: work
+# between messages as a real code has it, rather than MPI calls and the tracer's own clock
+# reads, which ranks sharing a core multiply; and a loop long enough that starting up (MPI's
+# first connections, which 25 ranks on 2 cores make slow) is not most of the measured time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
@@ -48,13 +49,13 @@ $p3s calibrate "$out/calibration.jsonl" "${rounds[@]}" -o "$out/this-machine.xml
 
 runs=()
 for n in 4 9 16 25; do
-  echo "== tracing the 2D stencil at n=$n (local grid 256x256, 1000 iterations)"
-  $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 256 1000
+  echo "== tracing the 2D stencil at n=$n (local grid 512x512, 400 iterations)"
+  $p3s trace --force --out "$out/stencil-$n" -- mpirun --oversubscribe -np "$n" "$app" 512 400
   $p3s signature "$out/stencil-$n" -o "$out/signature-$n.json"
   runs+=("$out/stencil-$n")
 done
 echo "== predicting the traced n and N = 64 .. 4096 on $out/this-machine.xml, $per_host ranks"
-echo "   per host as traced (the stencil keeps its 256x256 block per process: weak scaling)"
+echo "   per host as traced (the stencil keeps its 512x512 block per process: weak scaling)"
 $p3s predict --runs "${runs[@]}" --targets 64,256,1024,4096 --scaling weak \
   --platform "$out/this-machine.xml" --ranks-per-host "$per_host" -o "$out/report" --force
 echo "picture of the scaling curve: $out/report/scaling.svg"
