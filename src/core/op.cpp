@@ -5,6 +5,24 @@
 namespace p3s::core {
 namespace {
 
+// Which side of a collective counts its bytes per member of the communicator (see
+// bytes_per_member), named after the table's byte rules (trace/collectives.hpp): a rule
+// describes both the counting and this.
+enum class PerMember { Neither, Send, Receive, Both };
+constexpr PerMember kPerMember_none = PerMember::Neither;
+constexpr PerMember kPerMember_buffer = PerMember::Neither;
+constexpr PerMember kPerMember_gather = PerMember::Receive;
+constexpr PerMember kPerMember_gatherv = PerMember::Receive;
+constexpr PerMember kPerMember_allgather = PerMember::Receive;
+constexpr PerMember kPerMember_allgatherv = PerMember::Receive;
+constexpr PerMember kPerMember_scatter = PerMember::Send;
+constexpr PerMember kPerMember_scatterv = PerMember::Send;
+constexpr PerMember kPerMember_reduce_scatter = PerMember::Send;
+constexpr PerMember kPerMember_reduce_scatter_block = PerMember::Send;
+constexpr PerMember kPerMember_alltoall = PerMember::Both;
+constexpr PerMember kPerMember_alltoallv = PerMember::Both;
+constexpr PerMember kPerMember_alltoallw = PerMember::Both;
+
 // What the table says of one op; kOps[i] describes the Op whose value is i.
 struct OpInfo {
   Op op;
@@ -14,6 +32,7 @@ struct OpInfo {
   bool rooted = false;
   Op blocking;
   std::string_view ti;
+  PerMember per_member = PerMember::Neither;
 };
 
 #define P3S_WRAPPED_INFO(kind, Enum, lower, CName, UPPER, nonblocking, ...) \
@@ -21,9 +40,9 @@ struct OpInfo {
 #define P3S_POINT_TO_POINT_INFO(...) P3S_WRAPPED_INFO(OpKind::PointToPoint, __VA_ARGS__)
 #define P3S_PERSISTENT_INFO(...) P3S_WRAPPED_INFO(OpKind::Persistent, __VA_ARGS__)
 #define P3S_BLOCKING_INFO(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
-  OpInfo{Op::Enum, #lower, OpKind::Collective, false, rooted, Op::Enum, ti},
+  OpInfo{Op::Enum, #lower, OpKind::Collective, false, rooted, Op::Enum, ti, kPerMember_##bytes},
 #define P3S_NONBLOCKING_INFO(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, ...) \
-  OpInfo{Op::IEnum, "i" #lower, OpKind::Collective, true, rooted, Op::Enum, ti},
+  OpInfo{Op::IEnum, "i" #lower, OpKind::Collective, true, rooted, Op::Enum, ti, kPerMember_##bytes},
 #define P3S_HAND_WRITTEN_INFO(kind, Enum, lower) \
   OpInfo{Op::Enum, #lower, kind, false, false, Op::Enum, {}},
 #define P3S_COMPLETION_INFO(...) P3S_HAND_WRITTEN_INFO(OpKind::Completion, __VA_ARGS__)
@@ -94,24 +113,17 @@ std::string_view ti_action_name(Op op) {
 }
 
 bool bytes_per_member(Op op, bool receive_side) {
-  switch (blocking_form(op)) {
-    case Op::Alltoall:
-    case Op::Alltoallv:
-    case Op::Alltoallw:
+  switch (info(op).per_member) {
+    case PerMember::Both:
       return true;
-    case Op::Gather:
-    case Op::Gatherv:
-    case Op::Allgather:
-    case Op::Allgatherv:
+    case PerMember::Receive:
       return receive_side;
-    case Op::Scatter:
-    case Op::Scatterv:
-    case Op::ReduceScatter:
-    case Op::ReduceScatterBlock:
+    case PerMember::Send:
       return !receive_side;
-    default:
+    case PerMember::Neither:
       return false;
   }
+  return false;
 }
 
 bool completes_one(Op op) {

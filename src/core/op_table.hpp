@@ -22,7 +22,8 @@
 //          trace/persistent.hpp's.
 //   rooted whether a collective has a root argument.
 //   bytes  (collectives) the byte rule of trace/collectives.cpp (bytes_<rule>) and so which of
-//          the CollectiveArgs below it reads.
+//          the CollectiveArgs below it reads, and which side's bytes are one block per member
+//          of the communicator (core/op.cpp, kPerMember_<rule>: a new rule needs its line).
 //   ti     (collectives) the SimGrid TI action (SimGrid 3.32's smpi_replay.cpp), "" for none.
 //          The export writes it for both forms (a non-blocking collective replays as blocking);
 //          the import reads ti and "i" ti.

@@ -107,5 +107,21 @@ TEST(OpTable, NonBlockingCollectivesHaveTheirBlockingFormAndItsTiAction) {
   EXPECT_EQ(ti_action_name(Op::Send), "");
 }
 
+TEST(OpTable, PerMemberBytesAreTheStandardsCountsPerProcess) {
+  // The MPI standard's counts that are per process of the communicator: both of an alltoall's,
+  // the receive count of a gather or an allgather (each process's block), the send count of a
+  // scatter, and a reduce_scatter's blocks (the send buffer holds one per process).
+  const std::set<std::string> send = {
+      "scatter",  "scatterv",  "reduce_scatter", "reduce_scatter_block",
+      "alltoall", "alltoallv", "alltoallw"};
+  const std::set<std::string> receive = {"gather",   "gatherv",   "allgather", "allgatherv",
+                                         "alltoall", "alltoallv", "alltoallw"};
+  for (Op op : all_ops()) {
+    const std::string name(op_name(blocking_form(op)));
+    EXPECT_EQ(bytes_per_member(op, false), send.count(name) == 1) << op_name(op);
+    EXPECT_EQ(bytes_per_member(op, true), receive.count(name) == 1) << op_name(op);
+  }
+}
+
 }  // namespace
 }  // namespace p3s::core
