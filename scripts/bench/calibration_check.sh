@@ -50,6 +50,6 @@ EOF
 }
 
 echo "== traced against predicted at n = 2 on $out/this-machine.xml"
-check pingpong-64B app_ring "8 4000"
-check pingpong-8KiB app_ring "1024 2000"
-check stencil-64x64 app_halo_f "64 400"
+check pingpong-64B app_ring "8 40000"
+check pingpong-8KiB app_ring "1024 20000"
+check stencil-64x64 app_halo_f "64 4000"
