@@ -15,6 +15,7 @@
 #include "model/phase_compute_model.hpp"
 #include "model/phase_matching.hpp"
 #include "model/scaling_model_search.hpp"
+#include "model/slot_sizes.hpp"
 #include "model/slot_templates.hpp"
 
 namespace p3s::model {
@@ -61,147 +62,15 @@ std::string describe_failure(const SlotSequenceInference& inference, Role role) 
   return text;
 }
 
-// `noise_pct`: how far the values scatter by themselves (data-dependent sizes); 0 for exact
-// ones.
-ScalingFit fit_points(const std::vector<ScalingPoint>& points, bool with_displacement,
-                      double noise_pct = 0, const std::vector<GridFace>& faces = {},
-                      bool prefer_faces = false) {
+// A phase's weight in n: exact counts, which a displacement in a family of process counts may
+// explain as well as a form in n.
+ScalingFit fit_weight(const std::vector<ScalingPoint>& points) {
   ScalingFitOptions options;
-  options.noise_pct = noise_pct;
-  options.faces = faces;
-  options.prefer_faces = prefer_faces;
-  if (with_displacement) {
-    std::vector<std::int64_t> counts;
-    for (const ScalingPoint& p : points) counts.push_back(static_cast<std::int64_t>(p.n));
-    options.displacement_families = families_containing(counts);
-  }
+  std::vector<std::int64_t> counts;
+  counts.reserve(points.size());
+  for (const ScalingPoint& p : points) counts.push_back(static_cast<std::int64_t>(p.n));
+  options.displacement_families = families_containing(counts);
   return fit_scaling_model(points, options);
-}
-
-// The ranks of a run send one size in a slot when their means lie within this factor (after
-// adding kSizeSlack to both): data noise (atoms that leave a subdomain, keys that fall in a
-// bucket) differs from rank to rank by that much over a few repetitions; a different message
-// (a face of another size) by more.
-constexpr double kSizeFactor = 4.0;
-constexpr double kSizeSlack = 4096;
-// Under strong scaling, a message across one grid dimension of at least this size is taken to
-// be a halo, whose bytes follow the grid's face.
-constexpr double kLeastHaloBytes = 256;
-
-// Members of the communicator an event of rank r's collective is on: n for the world.
-double communicator_size(const PhaseRun& run, const EventToken& e, std::size_t rank) {
-  if (e.comm == 0 || rank >= run.comms.size() ||
-      static_cast<std::size_t>(e.comm) >= run.comms[rank].size()) {
-    return static_cast<double>(run.n);
-  }
-  return static_cast<double>(run.comms[rank][static_cast<std::size_t>(e.comm)].members.size());
-}
-
-// The position of slot `slot` in rank r's events of `run`, if the rank has it.
-std::optional<std::size_t> event_of(const AlignedRun& run, std::size_t rank, std::size_t slot) {
-  const std::vector<std::int32_t>& order = run.order[rank];
-  const auto it = std::find(order.begin(), order.end(), static_cast<std::int32_t>(slot));
-  if (it == order.end()) return std::nullopt;
-  return static_cast<std::size_t>(it - order.begin());
-}
-
-// Bytes of one side of a slot per run: the mean over the ranks and repetitions that make the
-// call. Data-dependent sizes are modelled by that mean and their spread recorded: the ranks'
-// own means must agree within kSizeFactor (beyond it they send different messages, which the
-// slot does not express), while over its repetitions a rank's sizes may range wider (an
-// initial lattice's ghost counts are not a liquid's). A rooted collective's root may receive
-// (gather) or send (scatter) for all: its side is the largest, and the other ranks ignore it.
-// When no alignment keeps the ranks' sizes within kSizeFactor (`by_rank` set: an irregular
-// system whose subdomains hold very different numbers of atoms), the slot is modelled by the
-// mean over its ranks, their range recorded as its spread and in `notes`.
-struct SizeModelling {
-  bool by_rank = false;
-  bool failed = false;  // set when sizes differed by rank beyond kSizeFactor
-  // Declared strong scaling: a halo's bytes follow its grid face whenever that explains them.
-  bool prefer_faces = false;
-};
-
-std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
-                                    std::span<const PhaseRun> phase_runs,
-                                    const std::vector<std::vector<std::size_t>>& slots_of_run,
-                                    std::size_t slot, bool receive_side,
-                                    const std::vector<GridFace>& faces, double& spread,
-                                    SizeModelling& tolerance, std::vector<std::string>& notes,
-                                    std::vector<std::string>& failures) {
-  std::vector<ScalingPoint> points;
-  bool any = false;
-  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-    const AlignedRun& run = alignment.runs[i];
-    const PhaseRun& source = phase_runs[i];
-    double low = 0, high = 0, sum = 0, widest = 0;
-    std::size_t count = 0;
-    bool rooted = false;
-    std::size_t low_rank = 0, high_rank = 0;
-    for (const std::size_t s : slots_of_run[i]) {
-      for (std::size_t r = 0; r < run.slot_events[s].size(); ++r) {
-        const auto& e = run.slot_events[s][r];
-        if (!e) continue;
-        rooted = e->root != core::kNone;
-        double mean = static_cast<double>(receive_side ? e->rbytes : e->bytes);
-        if (core::bytes_per_member(e->op, receive_side)) {
-          mean /= communicator_size(source, *e, r);
-        }
-        if (const auto at = event_of(run, r, s); at && mean > 0) {
-          const auto& ranges = receive_side ? source.rbytes_range : source.bytes_range;
-          if (r < ranges.size() && *at < ranges[r].size()) {
-            widest = std::max(widest, (ranges[r][*at].second - ranges[r][*at].first) / (2 * mean));
-          }
-        }
-        if (count == 0 || mean < low) low = mean, low_rank = r;
-        if (count == 0 || mean > high) high = mean, high_rank = r;
-        sum += mean;
-        ++count;
-      }
-    }
-    if (count == 0) continue;
-    double value = sum / static_cast<double>(count);
-    if (rooted) {
-      value = high;
-    } else if (high + kSizeSlack > kSizeFactor * (low + kSizeSlack)) {
-      const std::string what = fmt::format(
-          "slot {}: ranks at n = {} {} different sizes, {} (rank {}) to {} (rank {})", slot, run.n,
-          receive_side ? "receive" : "send", low, low_rank, high, high_rank);
-      if (!tolerance.by_rank) {
-        tolerance.failed = true;
-        failures.push_back(what + ", beyond a data spread");
-        return std::nullopt;
-      }
-      notes.push_back(what + ": modelled by their mean, " + number_text(std::round(value)) +
-                      " bytes; the volume of single ranks is approximate");
-      spread = std::max({spread, widest, (high - low) / (2 * value)});
-    } else if (value > 0) {
-      spread = std::max({spread, widest, (high - low) / (2 * value)});
-    }
-    any = any || value != 0;
-    points.push_back({static_cast<double>(run.n), std::round(value)});
-  }
-  if (!any || points.empty()) return std::nullopt;
-  // Scalars and metadata stay what they are whatever the grid; a face of a few dozen values
-  // or more is a halo.
-  const bool halo = std::all_of(points.begin(), points.end(),
-                                [](const ScalingPoint& p) { return p.y >= kLeastHaloBytes; });
-  return fit_points(points, false, 100 * spread, faces, tolerance.prefer_faces && halo);
-}
-
-// The face of the process grid a template's peer rule crosses, when it is a neighbour across
-// exactly one dimension.
-std::vector<GridFace> faces_of(const std::optional<SlotSequenceModel>& rules, std::size_t t) {
-  if (!rules || t >= rules->rules.size()) return {};
-  const auto* grid = std::get_if<GridPeerRule>(&rules->rules[t].form);
-  if (!grid) return {};
-  std::vector<int> crossed;
-  for (std::size_t d = 0; d < grid->offset.size(); ++d) {
-    if (!grid->offset[d].terms.empty() || grid->offset[d].constant != 0) {
-      crossed.push_back(static_cast<int>(d));
-    }
-  }
-  if (crossed.size() != 1) return {};
-  return {GridFace{grid->shape, crossed.front()}};
 }
 
 // Each rank's order of its slots as a variant chosen by r mod m, for the smallest m that
@@ -303,56 +172,6 @@ bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates
   return true;
 }
 
-// Both sides' bytes of every template, the faces their peer rules cross offered to the fits.
-// False as soon as a template's sizes leave `errors`.
-bool fit_template_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                        const SlotTemplates& templates, const PhaseModel& phase, SizeModelling& how,
-                        std::vector<SlotModel>& slots, std::vector<std::string>& notes,
-                        std::vector<std::string>& errors) {
-  for (std::size_t t = 0; t < slots.size(); ++t) {
-    SlotModel& slot = slots[t];
-    const std::vector<std::vector<std::size_t>>& slots_of_run = templates.slots_of[t];
-    slot.bytes_spread = slot.rbytes_spread = 0;
-    slot.bytes = fit_bytes(alignment, phase_runs, slots_of_run, t, false,
-                           faces_of(phase.dst_rules, t), slot.bytes_spread, how, notes, errors);
-    slot.rbytes = fit_bytes(alignment, phase_runs, slots_of_run, t, true,
-                            faces_of(phase.src_rules, t), slot.rbytes_spread, how, notes, errors);
-    if (!errors.empty()) return false;
-  }
-  return true;
-}
-
-// Sizes, once the peers are known: a halo message across one dimension of a process grid
-// may follow the grid's face (GridFace). The halos of one phase are of one decomposition:
-// when some follow their faces, the others are taken to as well (across a dimension that
-// every training grid gave the same extent, a face and a constant cannot be told apart).
-bool fit_slot_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                    const SlotTemplates& templates, SizeModelling& sizes, PhaseModel& phase,
-                    std::vector<SlotModel>& slots, std::vector<std::string>& failures) {
-  std::vector<std::string> size_notes;
-  if (!fit_template_sizes(alignment, phase_runs, templates, phase, sizes, slots, size_notes,
-                          failures)) {
-    return false;
-  }
-  const auto on_face = [](const std::optional<ScalingFit>& f) {
-    return f && f->form == ScalingForm::Face;
-  };
-  const bool some_faces = std::any_of(slots.begin(), slots.end(), [&](const SlotModel& s) {
-    return on_face(s.bytes) || on_face(s.rbytes);
-  });
-  if (some_faces && !sizes.prefer_faces) {
-    SizeModelling faces_first = sizes;
-    faces_first.prefer_faces = true;
-    size_notes.clear();
-    if (!fit_template_sizes(alignment, phase_runs, templates, phase, faces_first, slots, size_notes,
-                            failures)) {
-      return false;
-    }
-  }
-  phase.notes.insert(phase.notes.end(), size_notes.begin(), size_notes.end());
-  return true;
-}
-
 // The order each rank makes its calls in, into phase.order.
 bool infer_slot_order(const Alignment& alignment, const SlotTemplates& templates,
                       std::size_t slot_count, PhaseModel& phase,
@@ -387,60 +206,6 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
   phase.slots = std::move(*slots);
   phase.layout = templates->layout;
   return true;
-}
-
-// A message's size is the sender's: the receive slot that takes it gets the send slot's size
-// fit, so that at N both ends agree to the byte even where sizes are data-dependent means
-// fitted apart. Which send slot feeds a receive slot is read off the largest run by MPI's
-// matching order (the k-th receive from a peer with a tag takes that peer's k-th send to it
-// with that tag); a receive slot fed by different send slots on different ranks keeps its own.
-void tie_receive_sizes(const AlignedRun& run, PhaseModel& phase) {
-  if (phase.layout.block) return;
-  const auto n = static_cast<std::size_t>(run.n);
-  struct Sent {
-    std::int32_t slot;
-    std::int32_t tag;
-    std::int64_t to;
-  };
-  std::vector<std::vector<Sent>> sends(n);
-  for (std::size_t r = 0; r < n; ++r) {
-    for (std::int32_t slot : run.order[r]) {
-      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (e && e->dst >= 0 && core::op_kind(e->op) == core::OpKind::PointToPoint) {
-        sends[r].push_back(
-            {slot, e->tag, absolute_peer(e->dst, static_cast<std::int64_t>(r), run.n)});
-      }
-    }
-  }
-  std::vector<std::optional<std::int32_t>> feeder(phase.slots.size());
-  std::vector<bool> mixed(phase.slots.size(), false);
-  for (std::size_t r = 0; r < n; ++r) {
-    std::map<std::pair<std::int64_t, std::int32_t>, std::size_t> taken;  // (peer, tag) -> count
-    for (std::int32_t slot : run.order[r]) {
-      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (!e || e->src < 0 || core::op_kind(e->op) != core::OpKind::PointToPoint) continue;
-      const std::int64_t from = absolute_peer(e->src, static_cast<std::int64_t>(r), run.n);
-      const std::size_t k = taken[{from, e->rtag}]++;
-      std::optional<std::int32_t> source;
-      std::size_t seen = 0;
-      for (const Sent& sent : sends[static_cast<std::size_t>(from)]) {
-        if (sent.to != static_cast<std::int64_t>(r) || sent.tag != e->rtag) continue;
-        if (seen++ == k) {
-          source = sent.slot;
-          break;
-        }
-      }
-      const auto s = static_cast<std::size_t>(slot);
-      if (!source || (feeder[s] && *feeder[s] != *source)) mixed[s] = true;
-      feeder[s] = source;
-    }
-  }
-  for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-    if (mixed[s] || !feeder[s]) continue;
-    const SlotModel& from = phase.slots[static_cast<std::size_t>(*feeder[s])];
-    phase.slots[s].rbytes = from.bytes;
-    phase.slots[s].rbytes_spread = from.bytes_spread;
-  }
 }
 
 CarriedPattern carry_largest(std::span<const PhaseRun> runs) {
@@ -532,7 +297,7 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index, W
         {static_cast<double>(f.run->n), static_cast<double>(f.phase->common_weight())});
     phase_runs.push_back(phase_run(f));
   }
-  phase.weight = fit_points(weights, true);
+  phase.weight = fit_weight(weights);
 
   // Alignments that keep every slot's sizes alike across ranks first; only when none models
   // the pattern for that reason alone, ranks' sizes may differ (SizeModelling).
