@@ -15,6 +15,7 @@
 #include "model/phase_compute_model.hpp"
 #include "model/phase_matching.hpp"
 #include "model/scaling_model_search.hpp"
+#include "model/slot_order.hpp"
 #include "model/slot_sizes.hpp"
 #include "model/slot_templates.hpp"
 
@@ -73,48 +74,6 @@ ScalingFit fit_weight(const std::vector<ScalingPoint>& points) {
   return fit_scaling_model(points, options);
 }
 
-// Each rank's order of its slots as a variant chosen by r mod m, for the smallest m that
-// reproduces every rank of every run.
-std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slot_count) {
-  auto reproduces = [&](const SlotOrder& order) {
-    for (const AlignedRun& run : alignment.runs) {
-      for (std::size_t r = 0; r < run.order.size(); ++r) {
-        std::vector<std::int32_t> expected;
-        for (std::int32_t s : order.variants[r % static_cast<std::size_t>(order.modulus)]) {
-          if (run.slot_events[static_cast<std::size_t>(s)][r]) expected.push_back(s);
-        }
-        if (expected != run.order[r]) return false;
-      }
-    }
-    return true;
-  };
-  // The slots' own order, which the alignment made one every rank follows when it could.
-  SlotOrder in_order{1, {std::vector<std::int32_t>(slot_count)}};
-  std::iota(in_order.variants[0].begin(), in_order.variants[0].end(), 0);
-  if (reproduces(in_order)) return in_order;
-  for (std::int64_t m = 1; m <= 4; ++m) {
-    SlotOrder order;
-    order.modulus = m;
-    order.variants.assign(static_cast<std::size_t>(m), {});
-    for (std::int64_t c = 0; c < m; ++c) {
-      std::vector<std::int32_t>& variant = order.variants[static_cast<std::size_t>(c)];
-      for (const AlignedRun& run : alignment.runs) {
-        for (std::size_t r = static_cast<std::size_t>(c); r < run.order.size();
-             r += static_cast<std::size_t>(m)) {
-          if (run.order[r].size() > variant.size()) variant = run.order[r];
-        }
-      }
-      for (std::size_t s = 0; s < slot_count; ++s) {
-        const auto slot = static_cast<std::int32_t>(s);
-        if (std::find(variant.begin(), variant.end(), slot) == variant.end())
-          variant.push_back(slot);
-      }
-    }
-    if (reproduces(order)) return order;
-  }
-  return std::nullopt;
-}
-
 // Whether the slot has a peer of this role.
 bool plays_role(const SlotModel& slot, Role role) {
   return role == Role::Dst ? slot.sends : role == Role::Src ? slot.receives : slot.rooted;
@@ -169,24 +128,6 @@ bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates
      : role == Role::Src ? phase.src_rules
                          : phase.root_rules) = inference.model;
   }
-  return true;
-}
-
-// The order each rank makes its calls in, into phase.order.
-bool infer_slot_order(const Alignment& alignment, const SlotTemplates& templates,
-                      std::size_t slot_count, PhaseModel& phase,
-                      std::vector<std::string>& failures) {
-  if (templates.layout.block) {
-    // Every rank makes the calls of a growing phase in the same order: its slots' order.
-    phase.order = SlotOrder{1, {{}}};
-    return true;
-  }
-  auto order = infer_order(alignment, slot_count);
-  if (!order) {
-    failures.push_back("ranks order their calls in ways no rule over r mod 1..4 reproduces");
-    return false;
-  }
-  phase.order = *order;
   return true;
 }
 
