@@ -4,12 +4,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <numeric>
+#include <optional>
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 #include "model/phase_alignment.hpp"
 #include "model/phase_compute_model.hpp"
@@ -61,6 +60,7 @@ CarriedPattern carry_largest(std::span<const PhaseRun> runs) {
   carried.n = largest->n;
   for (const auto& events : largest->ranks) {
     std::vector<CarriedRankEvent> out;
+    out.reserve(events.size());
     for (const EventToken& t : events) {
       out.push_back({t.op, t.dst, t.src, t.root, t.tag, t.rtag, t.bytes, t.rbytes});
     }
@@ -69,37 +69,57 @@ CarriedPattern carry_largest(std::span<const PhaseRun> runs) {
   return carried;
 }
 
+// Whether the `length` calls from events[a] make the same operations as those from events[b].
+bool same_operations(const std::vector<EventToken>& events, std::size_t a, std::size_t b,
+                     std::size_t length) {
+  for (std::size_t k = 0; k < length; ++k) {
+    if (events[a + k].op != events[b + k].op) return false;
+  }
+  return true;
+}
+
+// A group of calls, and how many times in a row it comes.
+struct CallGroup {
+  std::size_t length = 1;
+  std::size_t repeats = 1;
+};
+
+// Of the groups of up to four calls from events[i], the one whose repetitions in a row cover
+// the most calls; the single call when none repeats.
+CallGroup repeated_group(const std::vector<EventToken>& events, std::size_t i) {
+  constexpr std::size_t kLongestGroup = 4;
+  CallGroup best;
+  for (std::size_t length = 1; length <= kLongestGroup; ++length) {
+    std::size_t repeats = 1;
+    while (i + (repeats + 1) * length <= events.size() &&
+           same_operations(events, i, i + repeats * length, length)) {
+      ++repeats;
+    }
+    if (repeats >= 2 && repeats * length > best.repeats * best.length) best = {length, repeats};
+  }
+  return best;
+}
+
+// "isend", "isend x4", "(irecv, send, wait) x12".
+std::string group_text(const std::vector<EventToken>& events, std::size_t i, CallGroup group) {
+  std::string text;
+  for (std::size_t k = 0; k < group.length; ++k) {
+    text += fmt::format("{}{}", k > 0 ? ", " : "", core::op_name(events[i + k].op));
+  }
+  if (group.length > 1) text = "(" + text + ")";
+  if (group.repeats > 1) text += fmt::format(" x{}", group.repeats);
+  return text;
+}
+
 // "irecv x4, isend x4, waitall, allreduce", "(irecv, send, wait) x12": the calls of one
 // repetition, repeated groups of up to four calls counted.
 std::string calls_text(const std::vector<EventToken>& events) {
-  constexpr std::size_t kLongestGroup = 4;
-  auto same = [&](std::size_t a, std::size_t b, std::size_t length) {
-    for (std::size_t k = 0; k < length; ++k) {
-      if (events[a + k].op != events[b + k].op) return false;
-    }
-    return true;
-  };
   std::string out;
   for (std::size_t i = 0; i < events.size();) {
-    std::size_t best_length = 1, best_repeats = 1;
-    for (std::size_t length = 1; length <= kLongestGroup; ++length) {
-      std::size_t repeats = 1;
-      while (i + (repeats + 1) * length <= events.size() && same(i, i + repeats * length, length)) {
-        ++repeats;
-      }
-      if (repeats >= 2 && repeats * length > best_repeats * best_length) {
-        best_length = length;
-        best_repeats = repeats;
-      }
-    }
-    std::string group;
-    for (std::size_t k = 0; k < best_length; ++k) {
-      group += fmt::format("{}{}", k > 0 ? ", " : "", core::op_name(events[i + k].op));
-    }
-    if (best_length > 1) group = "(" + group + ")";
-    if (best_repeats > 1) group += fmt::format(" x{}", best_repeats);
-    out += (out.empty() ? "" : ", ") + group;
-    i += best_length * best_repeats;
+    const CallGroup group = repeated_group(events, i);
+    if (!out.empty()) out += ", ";
+    out += group_text(events, i, group);
+    i += group.length * group.repeats;
   }
   return out.empty() ? "no calls" : out;
 }
@@ -220,7 +240,7 @@ std::vector<double> slot_shares(const PhaseModel& phase, const LogicalPhase& lar
 // The training runs' workload, which measurable runs must share the label of.
 std::optional<core::Workload> common_workload(const std::vector<const LogicalRun*>& runs,
                                               const std::vector<LogicalRun>& measurable) {
-  const std::optional<core::Workload> workload = runs.front()->workload;
+  std::optional<core::Workload> workload = runs.front()->workload;
   for (const LogicalRun* run : runs) {
     if (run->workload != workload) {
       throw std::invalid_argument(
@@ -299,6 +319,105 @@ std::vector<RunCoverage> coverage_of(const std::vector<const LogicalRun*>& runs,
   return out;
 }
 
+// The training runs in increasing n. Throws std::invalid_argument unless they hold two n.
+std::vector<const LogicalRun*> runs_by_n(const std::vector<LogicalRun>& runs) {
+  std::vector<const LogicalRun*> sorted;
+  sorted.reserve(runs.size());
+  for (const LogicalRun& run : runs) sorted.push_back(&run);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const LogicalRun* a, const LogicalRun* b) { return a->n < b->n; });
+  if (sorted.size() < 2 || sorted.front()->n == sorted.back()->n) {
+    throw std::invalid_argument("p3s model needs runs at two process counts at least");
+  }
+  return sorted;
+}
+
+// The runs related to the families without starting any: the measurable runs, then the
+// hold-out run.
+std::vector<const LogicalRun*> extra_runs(const SltInputs& inputs) {
+  std::vector<const LogicalRun*> extra;
+  extra.reserve(inputs.measurable.size() + 1);
+  for (const LogicalRun& run : inputs.measurable) extra.push_back(&run);
+  if (inputs.holdout) extra.push_back(&*inputs.holdout);
+  return extra;
+}
+
+// What the SLT holds of its training runs: their n, and what its compute model is measured
+// in and on.
+void describe_training(const std::vector<const LogicalRun*>& sorted, const SltInputs& inputs,
+                       Slt& slt) {
+  for (const LogicalRun* run : sorted) slt.runs.push_back(run->n);
+  slt.compute.workload = common_workload(sorted, inputs.measurable);
+  slt.compute.machine = sorted.back()->host;
+  const bool counters = std::all_of(sorted.begin(), sorted.end(),
+                                    [](const LogicalRun* r) { return r->instructions; });
+  slt.compute.metric = counters ? "instructions" : "cpu_time";
+  slt.compute.scaling = inputs.scaling;
+}
+
+// The family's phase in each training run that has it, in increasing n.
+std::vector<FamilyRun> runs_of_family(const PhaseFamily& family,
+                                      const std::vector<const LogicalRun*>& sorted) {
+  std::vector<FamilyRun> present;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (!family.members[i]) continue;
+    present.push_back(
+        {sorted[i], &sorted[i]->phases[family.members[i]->phase], family.members[i]->reason});
+  }
+  return present;
+}
+
+// The compute model of the phase of `family`, from its training runs and the measurable runs
+// that have a counterpart of it (the others named in its notes).
+PhaseCompute phase_compute(const SltInputs& inputs, const PhaseFamily& family,
+                           const std::vector<FamilyRun>& present, const PhaseModel& phase,
+                           const std::vector<std::vector<std::int32_t>>& largest_order,
+                           const std::optional<core::Workload>& workload) {
+  std::vector<PhaseComputeRun> training;
+  training.reserve(present.size());
+  for (const FamilyRun& fr : present) training.push_back(compute_run(*fr.run, *fr.phase));
+  std::vector<PhaseComputeRun> points;
+  std::vector<std::string> missing;
+  for (std::size_t m = 0; m < inputs.measurable.size(); ++m) {
+    const LogicalRun& run = inputs.measurable[m];
+    if (family.extra[m]) {
+      points.push_back(compute_run(run, run.phases[family.extra[m]->phase]));
+    } else {
+      missing.push_back(fmt::format(
+          "measurable run at n = {} has no counterpart of {}; not used for it", run.n, phase.name));
+    }
+  }
+  std::optional<double> size;
+  if (workload) size = workload->size;
+  ComputeModelOptions compute_options;
+  compute_options.scaling = inputs.scaling;
+  PhaseCompute compute = model_phase_compute(training, points, phase.weight, size, compute_options);
+  compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
+  compute.slot_shares = slot_shares(phase, *present.back().phase, largest_order);
+  return compute;
+}
+
+// The phase of `family` (in the training runs `present`, at two n at least) and its compute
+// into the SLT, with its counterpart in the hold-out run; its status for coverage.
+FamilyStatus add_phase(const SltInputs& inputs, const PhaseFamily& family,
+                       const std::vector<FamilyRun>& present, BuiltSlt& built) {
+  Slt& slt = built.slt;
+  FamilyStatus status;
+  std::vector<std::vector<std::int32_t>> largest_order;
+  const auto index = static_cast<std::int32_t>(slt.phases.size());
+  slt.phases.push_back(model_phase(present, index, inputs.scaling, largest_order));
+  status.slt_phase = slt.phases.size() - 1;
+  const PhaseModel& phase = slt.phases.back();
+  if (!phase.pattern_modelled) status.why = "pattern not modelled: " + phase.failures.front();
+  slt.compute.phases.push_back(
+      phase_compute(inputs, family, present, phase, largest_order, slt.compute.workload));
+  if (inputs.holdout) {
+    const auto& member = family.extra.back();
+    built.holdout_phase.push_back(member ? std::optional(member->phase) : std::nullopt);
+  }
+  return status;
+}
+
 }  // namespace
 
 double Slt::least_coverage() const {
@@ -308,28 +427,12 @@ double Slt::least_coverage() const {
 }
 
 BuiltSlt build_slt(const SltInputs& inputs) {
-  std::vector<const LogicalRun*> sorted;
-  for (const LogicalRun& run : inputs.runs) sorted.push_back(&run);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const LogicalRun* a, const LogicalRun* b) { return a->n < b->n; });
-  if (sorted.size() < 2 || sorted.front()->n == sorted.back()->n) {
-    throw std::invalid_argument("p3s model needs runs at two process counts at least");
-  }
-  std::vector<const LogicalRun*> extra;
-  for (const LogicalRun& run : inputs.measurable) extra.push_back(&run);
-  if (inputs.holdout) extra.push_back(&*inputs.holdout);
-  const std::vector<PhaseFamily> families = match_phases(sorted, extra);
+  const std::vector<const LogicalRun*> sorted = runs_by_n(inputs.runs);
+  const std::vector<PhaseFamily> families = match_phases(sorted, extra_runs(inputs));
 
   BuiltSlt built;
   Slt& slt = built.slt;
-  for (const LogicalRun* run : sorted) slt.runs.push_back(run->n);
-  slt.compute.workload = common_workload(sorted, inputs.measurable);
-  slt.compute.machine = sorted.back()->host;
-  const bool counters = std::all_of(sorted.begin(), sorted.end(),
-                                    [](const LogicalRun* r) { return r->instructions; });
-  slt.compute.metric = counters ? "instructions" : "cpu_time";
-  slt.compute.scaling = inputs.scaling;
-
+  describe_training(sorted, inputs, slt);
   std::vector<FamilyStatus> status(families.size());
   for (std::size_t f = 0; f < families.size(); ++f) {
     const PhaseFamily& family = families[f];
@@ -338,58 +441,20 @@ BuiltSlt build_slt(const SltInputs& inputs) {
           fmt::format("below the relevance threshold ({:.3g} %)", 100 * inputs.threshold);
       continue;
     }
-    std::vector<FamilyRun> present;
+    const std::vector<FamilyRun> present = runs_of_family(family, sorted);
     std::set<std::int64_t> counts;
-    for (std::size_t i = 0; i < sorted.size(); ++i) {
-      if (!family.members[i]) continue;
-      present.push_back(
-          {sorted[i], &sorted[i]->phases[family.members[i]->phase], family.members[i]->reason});
-      counts.insert(sorted[i]->n);
-    }
+    for (const FamilyRun& fr : present) counts.insert(fr.run->n);
     if (counts.size() < 2) {
+      const LogicalPhase& only = *present.back().phase;
       status[f].why = fmt::format("appears only at n = {}: nothing to learn its scaling from",
                                   fmt::join(counts, ", "));
-      slt.notes.push_back(fmt::format(
-          "a phase with {:.1f} % of some run ({}) appears only at n = {}; not modelled",
-          100 * family.relevance,
-          calls_text(present.back().phase->ranks[present.back().phase->fullest_rank()].events),
-          fmt::join(counts, ", ")));
+      slt.notes.push_back(
+          fmt::format("a phase with {:.1f} % of some run ({}) appears only at n = {}; not modelled",
+                      100 * family.relevance, calls_text(only.ranks[only.fullest_rank()].events),
+                      fmt::join(counts, ", ")));
       continue;
     }
-    std::vector<std::vector<std::int32_t>> largest_order;
-    const auto index = static_cast<std::int32_t>(slt.phases.size());
-    slt.phases.push_back(model_phase(present, index, inputs.scaling, largest_order));
-    status[f].slt_phase = slt.phases.size() - 1;
-    if (!slt.phases.back().pattern_modelled) {
-      status[f].why = "pattern not modelled: " + slt.phases.back().failures.front();
-    }
-    std::vector<PhaseComputeRun> training;
-    for (const FamilyRun& fr : present) training.push_back(compute_run(*fr.run, *fr.phase));
-    std::vector<PhaseComputeRun> points;
-    std::vector<std::string> missing;
-    for (std::size_t m = 0; m < inputs.measurable.size(); ++m) {
-      const LogicalRun& run = inputs.measurable[m];
-      if (family.extra[m]) {
-        points.push_back(compute_run(run, run.phases[family.extra[m]->phase]));
-      } else {
-        missing.push_back(
-            fmt::format("measurable run at n = {} has no counterpart of {}; not used for it", run.n,
-                        slt.phases.back().name));
-      }
-    }
-    std::optional<double> size;
-    if (slt.compute.workload) size = slt.compute.workload->size;
-    ComputeModelOptions compute_options;
-    compute_options.scaling = inputs.scaling;
-    PhaseCompute compute =
-        model_phase_compute(training, points, slt.phases.back().weight, size, compute_options);
-    compute.notes.insert(compute.notes.begin(), missing.begin(), missing.end());
-    compute.slot_shares = slot_shares(slt.phases.back(), *present.back().phase, largest_order);
-    slt.compute.phases.push_back(std::move(compute));
-    if (inputs.holdout) {
-      const auto& member = family.extra.back();
-      built.holdout_phase.push_back(member ? std::optional(member->phase) : std::nullopt);
-    }
+    status[f] = add_phase(inputs, family, present, built);
   }
   slt.coverage = coverage_of(sorted, families, status, slt);
   return built;
