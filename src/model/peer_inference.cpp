@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "model/integer_formula_fit.hpp"
 #include "model/integer_math.hpp"
@@ -107,51 +110,73 @@ struct LocalEquation {
   std::vector<std::int64_t> moduli;
 };
 
+// The modulus each parameter is known up to at one run: a periodic dimension's extent, n for
+// a periodic shift, 0 (exact) otherwise.
+std::vector<std::int64_t> local_moduli(const Template& t, const std::optional<ProcessGrid>& grid,
+                                       std::int64_t n) {
+  std::vector<std::int64_t> moduli;
+  if (t.kind != TemplateKind::Grid) {
+    moduli.push_back(t.kind == TemplateKind::Shift && t.flag ? n : 0);
+    return moduli;
+  }
+  moduli.reserve(t.periodic.size());
+  for (std::size_t d = 0; d < t.periodic.size(); ++d) {
+    moduli.push_back(t.periodic[d] ? grid->extent()[d] : 0);
+  }
+  return moduli;
+}
+
+// The step from rank r to rank p in each dimension of the grid, wrapped in periodic ones.
+std::vector<std::int64_t> grid_offsets(const Template& t, const ProcessGrid& grid, std::int64_t r,
+                                       std::int64_t p) {
+  const GridCoords from = grid.coords_of(r);
+  const GridCoords to = grid.coords_of(p);
+  std::vector<std::int64_t> offsets;
+  offsets.reserve(t.periodic.size());
+  for (std::size_t d = 0; d < t.periodic.size(); ++d) {
+    const std::int64_t step = to[d] - from[d];
+    offsets.push_back(t.periodic[d] ? floor_mod(step, grid.extent()[d]) : step);
+  }
+  return offsets;
+}
+
+// The parameter values rank r talking to rank p implies at n; nothing when the rank cannot
+// vote (a peer that is not one bit away implies no exchanged bit).
+std::optional<std::vector<std::int64_t>> implied_values(const Template& t,
+                                                        const std::optional<ProcessGrid>& grid,
+                                                        std::int64_t r, std::int64_t p,
+                                                        std::int64_t n) {
+  switch (t.kind) {
+    case TemplateKind::Fixed:
+      return std::vector<std::int64_t>{p};
+    case TemplateKind::Shift:
+      return std::vector<std::int64_t>{t.flag ? floor_mod(p - r, n) : p - r};
+    case TemplateKind::Xor: {
+      const std::optional<std::int64_t> bit = exact_log2(r ^ p);
+      if (!bit) return std::nullopt;
+      return std::vector<std::int64_t>{*bit};
+    }
+    case TemplateKind::Grid:
+      return grid_offsets(t, *grid, r, p);
+    case TemplateKind::None:
+    case TemplateKind::Permutation:
+      break;
+  }
+  return std::vector<std::int64_t>{};
+}
+
 LocalEquation local_equation(const Template& t, const PeerSample& s) {
   LocalEquation eq;
   if (parameter_count(t) == 0) return eq;
   std::optional<ProcessGrid> grid;
-  if (t.kind == TemplateKind::Grid) {
-    grid.emplace(*grid_extent(t.shape, s.n), t.order);
-    for (std::size_t d = 0; d < t.periodic.size(); ++d) {
-      eq.moduli.push_back(t.periodic[d] ? grid->extent()[d] : 0);
-    }
-  } else {
-    eq.moduli.push_back(t.kind == TemplateKind::Shift && t.flag ? s.n : 0);
-  }
+  if (t.kind == TemplateKind::Grid) grid.emplace(*grid_extent(t.shape, s.n), t.order);
+  eq.moduli = local_moduli(t, grid, s.n);
 
   std::map<std::vector<std::int64_t>, std::size_t> votes;
   for (std::int64_t r = 0; r < s.n; ++r) {
     const std::int64_t p = s.peers[static_cast<std::size_t>(r)];
     if (p == kNoPeer) continue;
-    std::vector<std::int64_t> implied;
-    switch (t.kind) {
-      case TemplateKind::Fixed:
-        implied = {p};
-        break;
-      case TemplateKind::Shift:
-        implied = {t.flag ? floor_mod(p - r, s.n) : p - r};
-        break;
-      case TemplateKind::Xor: {
-        const std::optional<std::int64_t> bit = exact_log2(r ^ p);
-        if (!bit) continue;  // not an exchange of one bit: this rank cannot vote
-        implied = {*bit};
-        break;
-      }
-      case TemplateKind::Grid: {
-        const GridCoords from = grid->coords_of(r);
-        const GridCoords to = grid->coords_of(p);
-        for (std::size_t d = 0; d < t.periodic.size(); ++d) {
-          const std::int64_t step = to[d] - from[d];
-          implied.push_back(t.periodic[d] ? floor_mod(step, grid->extent()[d]) : step);
-        }
-        break;
-      }
-      case TemplateKind::None:
-      case TemplateKind::Permutation:
-        break;
-    }
-    ++votes[implied];
+    if (const auto implied = implied_values(t, grid, r, p, s.n)) ++votes[*implied];
   }
   std::size_t most = 0;
   for (const auto& [values, count] : votes) {
@@ -183,6 +208,7 @@ PeerRule make_rule(const Template& t, const std::vector<IntegerFormula>& f) {
 
 std::vector<IntegerFormula> constants(const std::vector<std::int64_t>& values) {
   std::vector<IntegerFormula> out;
+  out.reserve(values.size());
   for (std::int64_t v : values) out.push_back({v, {}});
   return out;
 }
@@ -195,6 +221,64 @@ struct GeneralEquations {
   std::vector<std::optional<IntegerFormula>> other_reading;
 };
 
+// Parameter k's value at each run that has one, as it is and less the modulus it is known up
+// to (a periodic distance n - 1 read as -1).
+struct ParameterValues {
+  std::vector<FormulaSample> as_is;
+  std::vector<FormulaSample> less_modulus;
+};
+
+ParameterValues parameter_values(std::span<const PeerSample> samples,
+                                 const std::vector<LocalEquation>& locals, std::size_t k) {
+  ParameterValues out;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (locals[i].values.empty()) continue;
+    const std::int64_t v = locals[i].values[k];
+    const std::int64_t m = locals[i].moduli[k];
+    out.as_is.push_back({samples[i].n, samples[i].slot, v});
+    out.less_modulus.push_back({samples[i].n, samples[i].slot, m > 0 && v > 0 ? v - m : v});
+  }
+  return out;
+}
+
+// A value seen in one run only (a neighbour in z, on the one training grid that has a z
+// extent) is taken as the constant it is; the rule is then checked against every run, the
+// ones where it must give no peer at all included.
+std::optional<IntegerFormula> fit_parameter(const std::vector<FormulaSample>& values,
+                                            std::size_t runs, std::span<const FormulaBasis> bases) {
+  if (values.size() == 1 && runs > 1) return IntegerFormula{values.front().value, {}};
+  return fit_integer_formula(values, bases);
+}
+
+struct ParameterFormula {
+  std::optional<IntegerFormula> formula;
+  std::optional<IntegerFormula> other;  // see GeneralEquations::other_reading
+};
+
+// Of the formula for the values as they are (`f`) and less their modulus (`g`), the simpler;
+// of two as simple, the nearer neighbour: a periodic dimension of extent 3 in every training
+// run cannot tell -1 from +2, and codes step to their neighbours. Two as near are both kept.
+ParameterFormula simpler_reading(std::optional<IntegerFormula> f, std::optional<IntegerFormula> g) {
+  ParameterFormula out{std::move(f), std::nullopt};
+  if (!g || g == out.formula) return out;
+  const bool as_simple = out.formula && g->terms.size() == out.formula->terms.size();
+  if (as_simple && std::llabs(g->constant) == std::llabs(out.formula->constant)) {
+    out.other = std::move(g);
+  } else if (!out.formula || g->terms.size() < out.formula->terms.size() ||
+             (as_simple && std::llabs(g->constant) < std::llabs(out.formula->constant))) {
+    out.formula = std::move(g);
+  }
+  return out;
+}
+
+// A formula must also be defined at the runs that gave no value (a slot nobody used there).
+bool defined_at_every_run(const std::optional<IntegerFormula>& f,
+                          std::span<const PeerSample> samples) {
+  bool defined = f.has_value();
+  for (const PeerSample& s : samples) defined = defined && f->try_at(s.n, s.slot).has_value();
+  return defined;
+}
+
 // Each parameter's values across the runs, fitted as a function of n (and s). A value known
 // modulo m (a periodic distance) is tried both as it is and less m, so that a left neighbour
 // reads -1 rather than n - 1; the simpler formula wins.
@@ -203,45 +287,17 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
                                    std::span<const FormulaBasis> bases) {
   GeneralEquations out;
   for (std::size_t k = 0; k < parameter_count(t); ++k) {
-    std::vector<FormulaSample> as_is;
-    std::vector<FormulaSample> less_modulus;
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      if (locals[i].values.empty()) continue;
-      const std::int64_t v = locals[i].values[k];
-      const std::int64_t m = locals[i].moduli[k];
-      as_is.push_back({samples[i].n, samples[i].slot, v});
-      less_modulus.push_back({samples[i].n, samples[i].slot, m > 0 && v > 0 ? v - m : v});
-    }
-    // Of two formulas as simple, the nearer neighbour: a periodic dimension of extent 3 in
-    // every training run cannot tell -1 from +2, and codes step to their neighbours.
-    // A value seen in one run only (a neighbour in z, on the one training grid that has a z
-    // extent) is taken as the constant it is; the rule is then checked against every run, the
-    // ones where it must give no peer at all included.
-    const auto fit =
-        [&](const std::vector<FormulaSample>& values) -> std::optional<IntegerFormula> {
-      if (values.size() == 1 && samples.size() > 1) return IntegerFormula{values.front().value, {}};
-      return fit_integer_formula(values, bases);
-    };
-    std::optional<IntegerFormula> f = fit(as_is);
-    std::optional<IntegerFormula> other;
-    if (std::optional<IntegerFormula> g = fit(less_modulus); g && !(g == f)) {
-      const bool as_simple = f && g->terms.size() == f->terms.size();
-      if (as_simple && std::llabs(g->constant) == std::llabs(f->constant)) {
-        other = g;
-      } else if (!f || g->terms.size() < f->terms.size() ||
-                 (as_simple && std::llabs(g->constant) < std::llabs(f->constant))) {
-        f = g;
-      }
-    }
-    // It must also be defined at the runs that gave no value (a slot nobody used there).
-    bool defined = f.has_value();
-    for (const PeerSample& s : samples) defined = defined && f->try_at(s.n, s.slot).has_value();
-    if (!defined) {
+    const ParameterValues values = parameter_values(samples, locals, k);
+    std::optional<IntegerFormula> as_is = fit_parameter(values.as_is, samples.size(), bases);
+    std::optional<IntegerFormula> less_modulus =
+        fit_parameter(values.less_modulus, samples.size(), bases);
+    const ParameterFormula chosen = simpler_reading(std::move(as_is), std::move(less_modulus));
+    if (!defined_at_every_run(chosen.formula, samples)) {
       out.failed_parameter = k;
       return out;
     }
-    out.formulas.push_back(*f);
-    out.other_reading.push_back(other);
+    out.formulas.push_back(*chosen.formula);
+    out.other_reading.push_back(chosen.other);
   }
   return out;
 }
@@ -263,6 +319,24 @@ void compare(const PeerMap& predicted, const PeerSample& s, std::size_t keep, Ta
     if (expected == kNoPeer && got == r) ++tally.to_self;
     if (tally.first.size() < keep) tally.first.push_back({s.n, s.slot, r, expected, got});
   }
+}
+
+Tally tally_of(const PeerRule& rule, std::span<const PeerSample> samples, std::size_t keep) {
+  Tally tally;
+  for (const PeerSample& s : samples) compare(rule.at(s.n, s.slot), s, keep, tally);
+  return tally;
+}
+
+// How far `rule` is from the runs. A rule wrong only where it names the rank itself and the
+// run had no peer is the code skipping messages to itself: `rule` becomes none_for_self, and
+// is tallied again.
+Tally check_rule(PeerRule& rule, std::span<const PeerSample> samples, std::size_t keep) {
+  Tally tally = tally_of(rule, samples, keep);
+  if (tally.count > 0 && tally.count == tally.to_self) {
+    rule.none_for_self = true;
+    tally = tally_of(rule, samples, keep);
+  }
+  return tally;
 }
 
 std::string values_by_run(std::span<const PeerSample> samples,
@@ -292,6 +366,111 @@ void validate(std::span<const PeerSample> samples) {
   }
 }
 
+bool applicable_to_all(const Template& t, std::span<const PeerSample> samples) {
+  return std::all_of(samples.begin(), samples.end(),
+                     [&](const PeerSample& s) { return applicable(t, s.n); });
+}
+
+std::vector<LocalEquation> local_equations(const Template& t, std::span<const PeerSample> samples) {
+  std::vector<LocalEquation> locals;
+  locals.reserve(samples.size());
+  for (const PeerSample& s : samples) locals.push_back(local_equation(t, s));
+  return locals;
+}
+
+// A template that does not model the runs: why, its closest rule, and how far that is.
+struct Rejection {
+  PeerRuleInference outcome;  // closest and reason
+  Tally tally;
+};
+
+Rejection reject_general(const PeerRule& rule, Tally tally) {
+  Rejection out;
+  out.outcome.closest = rule.text();
+  out.outcome.reason = fmt::format("the closest rule differs from the runs at {} of {} rank peers",
+                                   tally.count, tally.checked);
+  out.tally = std::move(tally);
+  return out;
+}
+
+// No general equation (parameter k follows no formula): the template is judged by its local
+// equation at each run instead.
+Rejection reject_local(const Template& t, std::span<const PeerSample> samples,
+                       const std::vector<LocalEquation>& locals, std::size_t k,
+                       const PeerInferenceOptions& options) {
+  Rejection out;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const PeerRule local = locals[i].values.empty() ? PeerRule{NoPeerRule{}}
+                                                    : make_rule(t, constants(locals[i].values));
+    if (out.outcome.closest.empty() && !locals[i].values.empty()) {
+      out.outcome.closest = fmt::format("at n = {}: {}", samples[i].n, local.text());
+    }
+    compare(local.at(samples[i].n, samples[i].slot), samples[i], options.reported_mismatches,
+            out.tally);
+  }
+  out.outcome.reason =
+      out.tally.count == 0
+          ? fmt::format(
+                "the local equations reproduce every run, but their {} ({}) follows "
+                "no formula in n{}",
+                parameter_name(t, k), values_by_run(samples, locals, k, options.slot_indexed),
+                options.slot_indexed ? " and s" : "")
+          : fmt::format(
+                "no candidate reproduces the runs even one n at a time; the closest "
+                "local equations differ from the runs at {} of {} rank peers",
+                out.tally.count, out.tally.checked);
+  return out;
+}
+
+// The rules that reproduce every run, in template order. Of them, the one whose parameters
+// depend least on n is the rule: a neighbour at a constant offset on a grid generalises, a
+// distance that happens to equal 2*floor(log2(n)/2) at n = 4..32 does not. Ties go to the
+// simpler template (earlier).
+class ReproducingRules {
+ public:
+  void add(const Template& t, const GeneralEquations& general, const PeerRule& rule,
+           std::size_t checked) {
+    std::size_t terms = 0;
+    for (const IntegerFormula& f : general.formulas) terms += f.terms.size();
+    if (!exact_ || terms < exact_terms_) {
+      exact_ = rule;
+      exact_terms_ = terms;
+      exact_checked_ = checked;
+    }
+    reproducing_.emplace_back(terms, rule);
+    // The same rule with an ambiguous parameter read the other way reproduces the runs as
+    // well: it is an alternative the runs cannot rule out.
+    for (std::size_t k = 0; k < general.other_reading.size(); ++k) {
+      if (!general.other_reading[k]) continue;
+      std::vector<IntegerFormula> other = general.formulas;
+      other[k] = *general.other_reading[k];
+      reproducing_.emplace_back(terms, make_rule(t, other));
+    }
+  }
+
+  bool empty() const { return !exact_; }
+
+  // The rule, then the other alternatives by how much they depend on n.
+  PeerRuleInference inference() {
+    PeerRuleInference out;
+    out.rule = exact_;
+    out.checked_count = exact_checked_;
+    std::stable_sort(reproducing_.begin(), reproducing_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.alternatives.push_back(*exact_);
+    for (const auto& [terms, rule] : reproducing_) {
+      if (!(rule == *exact_)) out.alternatives.push_back(rule);
+    }
+    return out;
+  }
+
+ private:
+  std::optional<PeerRule> exact_;
+  std::size_t exact_terms_ = 0;
+  std::size_t exact_checked_ = 0;
+  std::vector<std::pair<std::size_t, PeerRule>> reproducing_;  // (terms, rule)
+};
+
 }  // namespace
 
 PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
@@ -299,106 +478,35 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   validate(samples);
   const std::vector<FormulaBasis> bases =
       options.slot_indexed ? size_and_slot_bases() : size_bases();
+  ReproducingRules reproducing;
+  // When none reproduces the runs: the template that comes closest (the earliest of those).
   PeerRuleInference best;
   bool have_best = false;
-  // Of the rules that reproduce every run, the one whose parameters depend least on n: a
-  // neighbour at a constant offset on a grid generalises, a distance that happens to equal
-  // 2*floor(log2(n)/2) at n = 4..32 does not. Ties go to the simpler template (earlier).
-  std::optional<PeerRule> exact;
-  std::size_t exact_terms = 0;
-  std::size_t exact_checked = 0;
-  std::vector<std::pair<std::size_t, PeerRule>> reproducing;  // (terms, rule), in template order
-
   for (const Template& t : templates()) {
-    bool usable = true;
-    for (const PeerSample& s : samples) usable = usable && applicable(t, s.n);
-    if (!usable) continue;
-
-    std::vector<LocalEquation> locals;
-    for (const PeerSample& s : samples) locals.push_back(local_equation(t, s));
+    if (!applicable_to_all(t, samples)) continue;
+    const std::vector<LocalEquation> locals = local_equations(t, samples);
     const GeneralEquations general = general_equations(t, samples, locals, bases);
-
-    Tally tally;
-    PeerRuleInference outcome;
-    if (!general.failed_parameter) {
+    Rejection rejected;
+    if (general.failed_parameter) {
+      rejected = reject_local(t, samples, locals, *general.failed_parameter, options);
+    } else {
       PeerRule rule = make_rule(t, general.formulas);
-      for (const PeerSample& s : samples) {
-        compare(rule.at(s.n, s.slot), s, options.reported_mismatches, tally);
-      }
-      if (tally.count > 0 && tally.count == tally.to_self) {
-        // Wrong only where the rule names the rank itself and the run had no peer: the code
-        // skips messages to itself.
-        rule.none_for_self = true;
-        tally = Tally{};
-        for (const PeerSample& s : samples) {
-          compare(rule.at(s.n, s.slot), s, options.reported_mismatches, tally);
-        }
-      }
+      Tally tally = check_rule(rule, samples, options.reported_mismatches);
       if (tally.count == 0) {
-        std::size_t terms = 0;
-        for (const IntegerFormula& f : general.formulas) terms += f.terms.size();
-        if (!exact || terms < exact_terms) {
-          exact = rule;
-          exact_terms = terms;
-          exact_checked = tally.checked;
-        }
-        reproducing.emplace_back(terms, rule);
-        // The same rule with an ambiguous parameter read the other way reproduces the runs
-        // as well: it is an alternative the runs cannot rule out.
-        for (std::size_t k = 0; k < general.other_reading.size(); ++k) {
-          if (!general.other_reading[k]) continue;
-          std::vector<IntegerFormula> other = general.formulas;
-          other[k] = *general.other_reading[k];
-          reproducing.emplace_back(terms, make_rule(t, other));
-        }
+        reproducing.add(t, general, rule, tally.checked);
         continue;
       }
-      outcome.closest = rule.text();
-      outcome.reason = fmt::format("the closest rule differs from the runs at {} of {} rank peers",
-                                   tally.count, tally.checked);
-    } else {
-      // No general equation: judge the template by its local equation at each run instead.
-      for (std::size_t i = 0; i < samples.size(); ++i) {
-        const PeerRule local = locals[i].values.empty() ? PeerRule{NoPeerRule{}}
-                                                        : make_rule(t, constants(locals[i].values));
-        if (outcome.closest.empty() && !locals[i].values.empty()) {
-          outcome.closest = fmt::format("at n = {}: {}", samples[i].n, local.text());
-        }
-        compare(local.at(samples[i].n, samples[i].slot), samples[i], options.reported_mismatches,
-                tally);
-      }
-      const std::size_t k = *general.failed_parameter;
-      outcome.reason =
-          tally.count == 0
-              ? fmt::format(
-                    "the local equations reproduce every run, but their {} ({}) follows "
-                    "no formula in n{}",
-                    parameter_name(t, k), values_by_run(samples, locals, k, options.slot_indexed),
-                    options.slot_indexed ? " and s" : "")
-              : fmt::format(
-                    "no candidate reproduces the runs even one n at a time; the closest "
-                    "local equations differ from the runs at {} of {} rank peers",
-                    tally.count, tally.checked);
+      rejected = reject_general(rule, std::move(tally));
     }
-    if (!have_best || tally.count < best.mismatch_count) {
-      outcome.mismatches = std::move(tally.first);
-      outcome.mismatch_count = tally.count;
-      outcome.checked_count = tally.checked;
-      best = std::move(outcome);
+    if (!have_best || rejected.tally.count < best.mismatch_count) {
+      best = std::move(rejected.outcome);
+      best.mismatches = std::move(rejected.tally.first);
+      best.mismatch_count = rejected.tally.count;
+      best.checked_count = rejected.tally.checked;
       have_best = true;
     }
   }
-  if (!exact) return best;
-  PeerRuleInference out;
-  out.rule = exact;
-  out.checked_count = exact_checked;
-  std::stable_sort(reproducing.begin(), reproducing.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  out.alternatives.push_back(*exact);
-  for (const auto& [terms, rule] : reproducing) {
-    if (!(rule == *exact)) out.alternatives.push_back(rule);
-  }
-  return out;
+  return reproducing.empty() ? best : reproducing.inference();
 }
 
 }  // namespace p3s::model

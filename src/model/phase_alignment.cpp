@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "core/event.hpp"
 
@@ -67,15 +68,8 @@ std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64
   return keys;
 }
 
-// A run's slots: its distinct keys, in an order every rank's own order follows. On a grid
-// too small for any rank to have every neighbour (2 x 2 x 2), each rank makes a few of the
-// calls, and only together do they say the order: -x before +x from one rank, +x before -y
-// from another. Ties go to the ranks with the most events, in their order, except that of two
-// calls of one kind that no rank makes both of, the one towards the lower ranks goes first, as
-// MPI_Cart_shift lists them (a 2 x 2 grid never shows whether -y or +y comes first). When the ranks
-// disagree (a ring's even and odd ranks), the keys come in the order the ranks with the most
-// events use them, and the slot order is left to the variants by r mod m.
-std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_keys_list) {
+// The distinct keys of the ranks, the ranks with the most events first, each in its order.
+std::vector<SlotKey> first_seen(const std::vector<std::vector<SlotKey>>& rank_keys_list) {
   std::vector<std::size_t> by_size(rank_keys_list.size());
   for (std::size_t r = 0; r < by_size.size(); ++r) by_size[r] = r;
   std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
@@ -87,41 +81,79 @@ std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_key
       if (std::find(slots.begin(), slots.end(), k) == slots.end()) slots.push_back(k);
     }
   }
-  // Kahn's algorithm over "comes right after on some rank", the first-seen order breaking ties.
+  return slots;
+}
+
+// Between the slots, "comes right after on some rank" (after[a][b]: b right after a), and how
+// many slots each comes right after.
+struct Precedence {
+  std::vector<std::vector<bool>> after;
+  std::vector<std::size_t> before_count;
+};
+
+Precedence precedence(const std::vector<SlotKey>& slots,
+                      const std::vector<std::vector<SlotKey>>& rank_keys_list) {
   const std::size_t count = slots.size();
   auto index_of = [&](const SlotKey& k) {
     return static_cast<std::size_t>(std::find(slots.begin(), slots.end(), k) - slots.begin());
   };
-  std::vector<std::vector<bool>> after(count, std::vector<bool>(count, false));
-  std::vector<std::size_t> before_count(count, 0);
+  Precedence p{std::vector<std::vector<bool>>(count, std::vector<bool>(count, false)),
+               std::vector<std::size_t>(count, 0)};
   for (const std::vector<SlotKey>& keys : rank_keys_list) {
     for (std::size_t e = 1; e < keys.size(); ++e) {
       const std::size_t a = index_of(keys[e - 1]), b = index_of(keys[e]);
-      if (a == b || after[a][b]) continue;
-      after[a][b] = true;
-      ++before_count[b];
+      if (a == b || p.after[a][b]) continue;
+      p.after[a][b] = true;
+      ++p.before_count[b];
     }
   }
+  return p;
+}
+
+// The next slot to place: the first unplaced one that comes after no unplaced slot, unless a
+// later such one is the same call (group and repeat) towards lower ranks. Nothing when every
+// unplaced slot comes after another (the ranks disagree).
+std::optional<std::size_t> next_slot(const std::vector<SlotKey>& slots,
+                                     const std::vector<bool>& placed,
+                                     const std::vector<std::size_t>& before_count) {
+  const std::size_t count = slots.size();
+  std::optional<std::size_t> next;
+  for (std::size_t k = 0; k < count && !next; ++k) {
+    if (!placed[k] && before_count[k] == 0) next = k;
+  }
+  if (!next) return std::nullopt;
+  for (std::size_t k = *next + 1; k < count; ++k) {
+    const SlotKey& a = slots[k];
+    const SlotKey& b = slots[*next];
+    if (!placed[k] && before_count[k] == 0 && a.group == b.group && a.repeat == b.repeat &&
+        std::tie(a.dst, a.src) < std::tie(b.dst, b.src)) {
+      next = k;
+    }
+  }
+  return next;
+}
+
+// A run's slots: its distinct keys, in an order every rank's own order follows. On a grid
+// too small for any rank to have every neighbour (2 x 2 x 2), each rank makes a few of the
+// calls, and only together do they say the order: -x before +x from one rank, +x before -y
+// from another. Ties go to the ranks with the most events, in their order, except that of two
+// calls of one kind that no rank makes both of, the one towards the lower ranks goes first, as
+// MPI_Cart_shift lists them (a 2 x 2 grid never shows whether -y or +y comes first). When the ranks
+// disagree (a ring's even and odd ranks), the keys come in the order the ranks with the most
+// events use them, and the slot order is left to the variants by r mod m.
+std::vector<SlotKey> run_slots(const std::vector<std::vector<SlotKey>>& rank_keys_list) {
+  std::vector<SlotKey> slots = first_seen(rank_keys_list);
+  // Kahn's algorithm over "comes right after on some rank", the first-seen order breaking ties.
+  Precedence p = precedence(slots, rank_keys_list);
   std::vector<SlotKey> ordered;
-  std::vector<bool> placed(count, false);
-  while (ordered.size() < count) {
-    std::optional<std::size_t> next;
-    for (std::size_t k = 0; k < count && !next; ++k) {
-      if (!placed[k] && before_count[k] == 0) next = k;
-    }
+  std::vector<bool> placed(slots.size(), false);
+  while (ordered.size() < slots.size()) {
+    const std::optional<std::size_t> next = next_slot(slots, placed, p.before_count);
     if (!next) return slots;
-    for (std::size_t k = *next + 1; k < count; ++k) {
-      const SlotKey& a = slots[k];
-      const SlotKey& b = slots[*next];
-      if (!placed[k] && before_count[k] == 0 && a.group == b.group && a.repeat == b.repeat &&
-          std::tie(a.dst, a.src) < std::tie(b.dst, b.src)) {
-        next = k;
-      }
-    }
     placed[*next] = true;
     ordered.push_back(slots[*next]);
-    for (std::size_t b = 0; b < count; ++b) {
-      if (after[*next][b]) --before_count[b];
+    for (std::size_t b = 0; b < slots.size(); ++b) {
+      if (p.after[*next][b]) --p.before_count[b];
     }
   }
   return ordered;
@@ -136,27 +168,59 @@ bool same_direction(const SlotKey& a, const SlotKey& b) {
   return sign(a.dst) == sign(b.dst) && sign(a.src) == sign(b.src);
 }
 
+using SlotGroupKey = std::pair<SlotGroup, std::int64_t>;  // group and repeat
+
+// The keys' indices by group and repeat, in key order.
+std::map<SlotGroupKey, std::vector<std::int32_t>> indices_by_group(
+    const std::vector<SlotKey>& keys) {
+  std::map<SlotGroupKey, std::vector<std::int32_t>> groups;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    groups[{keys[i].group, keys[i].repeat}].push_back(static_cast<std::int32_t>(i));
+  }
+  return groups;
+}
+
+// Orders indices into `keys` by their offsets.
+auto by_offset(const std::vector<SlotKey>& keys) {
+  return [&keys](std::int32_t a, std::int32_t b) {
+    return std::tie(keys[a].dst, keys[a].src) < std::tie(keys[b].dst, keys[b].src);
+  };
+}
+
+// Each of a group's run slots (`members`) takes the unused reference slot (of `refs`) of the
+// same direction closest in magnitude, into `mapping`; false when one has none left.
+bool map_nearest(const std::vector<SlotKey>& run, const std::vector<SlotKey>& reference,
+                 const std::vector<std::int32_t>& members, const std::vector<std::int32_t>& refs,
+                 std::vector<std::int32_t>& mapping) {
+  std::vector<bool> used(refs.size(), false);
+  for (std::int32_t m : members) {
+    std::optional<std::size_t> best;
+    double best_distance = 0;
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      if (used[i] || !same_direction(run[m], reference[refs[i]])) continue;
+      const double distance = std::abs(magnitude(run[m].dst) - magnitude(reference[refs[i]].dst)) +
+                              std::abs(magnitude(run[m].src) - magnitude(reference[refs[i]].src));
+      if (!best || distance < best_distance) {
+        best = i;
+        best_distance = distance;
+      }
+    }
+    if (!best) return false;
+    used[*best] = true;
+    mapping[m] = refs[*best];
+  }
+  return true;
+}
+
 // Which reference slot each of a smaller run's slots is. Within a group (same operation and
 // tags), offsets are matched in sorted order: a border-free run has them all; a run with fewer
 // takes, for each, the unused reference slot of the same direction closest in magnitude.
 std::optional<std::vector<std::int32_t>> map_to_reference(const std::vector<SlotKey>& run,
                                                           const std::vector<SlotKey>& reference,
                                                           std::string& failure) {
-  auto group_of = [](const SlotKey& k) {
-    SlotGroup g = k.group;
-    return std::pair{g, k.repeat};
-  };
-  std::map<std::pair<SlotGroup, std::int64_t>, std::vector<std::int32_t>> run_g, ref_g;
-  for (std::size_t i = 0; i < run.size(); ++i)
-    run_g[group_of(run[i])].push_back(static_cast<std::int32_t>(i));
-  for (std::size_t i = 0; i < reference.size(); ++i)
-    ref_g[group_of(reference[i])].push_back(static_cast<std::int32_t>(i));
+  std::map<SlotGroupKey, std::vector<std::int32_t>> run_g = indices_by_group(run);
+  const std::map<SlotGroupKey, std::vector<std::int32_t>> ref_g = indices_by_group(reference);
   std::vector<std::int32_t> mapping(run.size(), -1);
-  auto by_offset = [](const std::vector<SlotKey>& keys) {
-    return [&keys](std::int32_t a, std::int32_t b) {
-      return std::tie(keys[a].dst, keys[a].src) < std::tie(keys[b].dst, keys[b].src);
-    };
-  };
   for (auto& [group, members] : run_g) {
     auto found = ref_g.find(group);
     if (found == ref_g.end() || found->second.size() < members.size()) {
@@ -171,27 +235,10 @@ std::optional<std::vector<std::int32_t>> map_to_reference(const std::vector<Slot
       for (std::size_t i = 0; i < members.size(); ++i) mapping[members[i]] = refs[i];
       continue;
     }
-    std::vector<bool> used(refs.size(), false);
-    for (std::int32_t m : members) {
-      std::optional<std::size_t> best;
-      double best_distance = 0;
-      for (std::size_t i = 0; i < refs.size(); ++i) {
-        if (used[i] || !same_direction(run[m], reference[refs[i]])) continue;
-        const double distance =
-            std::abs(magnitude(run[m].dst) - magnitude(reference[refs[i]].dst)) +
-            std::abs(magnitude(run[m].src) - magnitude(reference[refs[i]].src));
-        if (!best || distance < best_distance) {
-          best = i;
-          best_distance = distance;
-        }
-      }
-      if (!best) {
-        failure = fmt::format("a '{}' call has no counterpart in the largest run",
-                              core::op_name(group.first.op));
-        return std::nullopt;
-      }
-      used[*best] = true;
-      mapping[m] = refs[*best];
+    if (!map_nearest(run, reference, members, refs, mapping)) {
+      failure = fmt::format("a '{}' call has no counterpart in the largest run",
+                            core::op_name(group.first.op));
+      return std::nullopt;
     }
   }
   return mapping;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 #include "signature/phase_likeness.hpp"
 
@@ -21,6 +23,46 @@ std::vector<PhaseView> views_of(const LogicalRun& run) {
   return views;
 }
 
+// The phases of a run that the family at `position` (in logical order) may pair with: those
+// between the phases the nearest paired families before and after it took.
+std::pair<std::size_t, std::size_t> allowed_range(
+    const std::vector<std::optional<std::size_t>>& paired, std::size_t position,
+    std::size_t count) {
+  std::size_t low = 0, high = count;
+  for (std::size_t q = position; q-- > 0;) {
+    if (paired[q]) {
+      low = *paired[q] + 1;
+      break;
+    }
+  }
+  for (std::size_t q = position + 1; q < paired.size(); ++q) {
+    if (paired[q]) {
+      high = *paired[q];
+      break;
+    }
+  }
+  return {low, high};
+}
+
+struct Likest {
+  std::size_t phase = 0;
+  signature::Likeness likeness;
+};
+
+// Of the phases in [low, high) not yet taken, the likest to a family's representative; none
+// when no phase there is like it enough.
+std::optional<Likest> likest(const PhaseView& representative, const std::vector<PhaseView>& views,
+                             const std::vector<bool>& taken, std::size_t low, std::size_t high) {
+  std::optional<Likest> best;
+  for (std::size_t j = low; j < high; ++j) {
+    if (taken[j]) continue;
+    const signature::Likeness l = signature::likeness(representative, views[j], false);
+    if (l.outline < kMinOutline || l.score() <= 0) continue;
+    if (!best || l.score() > best->likeness.score()) best = Likest{j, l};
+  }
+  return best;
+}
+
 class FamilyMatcher {
  public:
   FamilyMatcher(std::size_t runs, std::size_t extra) : runs_(runs), extra_(extra) {}
@@ -30,55 +72,53 @@ class FamilyMatcher {
   // families when `may_start`.
   void add(const LogicalRun& run, const std::vector<PhaseView>& views, std::size_t index,
            bool extra, bool may_start) {
-    const std::size_t count = views.size();
-    std::vector<bool> taken(count, false);
+    std::vector<bool> taken(views.size(), false);
     std::vector<std::optional<std::size_t>> paired(order_.size());
-    std::vector<std::size_t> by_relevance(order_.size());
-    std::iota(by_relevance.begin(), by_relevance.end(), 0);
-    std::stable_sort(by_relevance.begin(), by_relevance.end(), [&](std::size_t a, std::size_t b) {
-      return families_[order_[a]].relevance > families_[order_[b]].relevance;
-    });
-    for (std::size_t position : by_relevance) {
-      std::size_t low = 0, high = count;
-      for (std::size_t q = position; q-- > 0;) {
-        if (paired[q]) {
-          low = *paired[q] + 1;
-          break;
-        }
-      }
-      for (std::size_t q = position + 1; q < order_.size(); ++q) {
-        if (paired[q]) {
-          high = *paired[q];
-          break;
-        }
-      }
+    for (std::size_t position : by_relevance()) {
+      const auto [low, high] = allowed_range(paired, position, views.size());
       const std::size_t f = order_[position];
-      std::optional<std::size_t> best;
-      signature::Likeness best_likeness;
-      for (std::size_t j = low; j < high; ++j) {
-        if (taken[j]) continue;
-        const signature::Likeness l = signature::likeness(representative_[f], views[j], false);
-        if (l.outline < kMinOutline || l.score() <= 0) continue;
-        if (!best || l.score() > best_likeness.score()) {
-          best = j;
-          best_likeness = l;
-        }
-      }
+      const std::optional<Likest> best = likest(representative_[f], views, taken, low, high);
       if (!best) continue;
-      taken[*best] = true;
-      paired[position] = best;
+      taken[best->phase] = true;
+      paired[position] = best->phase;
       PhaseFamily& family = families_[f];
       (extra ? family.extra : family.members)[index] =
-          PhaseMember{*best, best_likeness.score(), best_likeness.reason()};
-      if (!extra) family.relevance = std::max(family.relevance, run.phases[*best].relevance());
+          PhaseMember{best->phase, best->likeness.score(), best->likeness.reason()};
+      if (!extra) {
+        family.relevance = std::max(family.relevance, run.phases[best->phase].relevance());
+      }
     }
-    if (!may_start) return;
-    std::vector<std::size_t> position_of(count, 0);
-    for (std::size_t q = 0; q < order_.size(); ++q) {
+    if (may_start) start_unpaired(run, views, index, taken, paired);
+  }
+
+  std::vector<PhaseFamily> take() {
+    std::vector<PhaseFamily> ordered;
+    for (std::size_t f : order_) ordered.push_back(std::move(families_[f]));
+    return ordered;
+  }
+
+ private:
+  // Positions in the logical order, the most relevant families first.
+  std::vector<std::size_t> by_relevance() const {
+    std::vector<std::size_t> positions(order_.size());
+    std::iota(positions.begin(), positions.end(), 0);
+    std::stable_sort(positions.begin(), positions.end(), [&](std::size_t a, std::size_t b) {
+      return families_[order_[a]].relevance > families_[order_[b]].relevance;
+    });
+    return positions;
+  }
+
+  // Each phase of the run that `taken` leaves out starts a family, placed in the logical order
+  // right after the family of the paired phase before it (`paired`: per position).
+  void start_unpaired(const LogicalRun& run, const std::vector<PhaseView>& views, std::size_t index,
+                      const std::vector<bool>& taken,
+                      const std::vector<std::optional<std::size_t>>& paired) {
+    std::vector<std::size_t> position_of(views.size(), 0);
+    for (std::size_t q = 0; q < paired.size(); ++q) {
       if (paired[q]) position_of[*paired[q]] = q;
     }
     std::size_t at = 0;
-    for (std::size_t j = 0; j < count; ++j) {
+    for (std::size_t j = 0; j < views.size(); ++j) {
       if (taken[j]) {
         at = position_of[j] + 1;
         continue;
@@ -92,13 +132,6 @@ class FamilyMatcher {
     }
   }
 
-  std::vector<PhaseFamily> take() {
-    std::vector<PhaseFamily> ordered;
-    for (std::size_t f : order_) ordered.push_back(std::move(families_[f]));
-    return ordered;
-  }
-
- private:
   void start(const LogicalRun& run, const PhaseView& view, std::size_t index, std::size_t phase,
              std::size_t at) {
     PhaseFamily f;
@@ -130,6 +163,7 @@ std::vector<PhaseFamily> match_phases(const std::vector<const LogicalRun*>& runs
                                       const std::vector<const LogicalRun*>& extra) {
   if (runs.empty()) return {};
   std::vector<std::vector<PhaseView>> views;
+  views.reserve(runs.size());
   for (const LogicalRun* run : runs) views.push_back(views_of(*run));
   FamilyMatcher matcher(runs.size(), extra.size());
   for (std::size_t i = runs.size(); i-- > 0;) matcher.add(*runs[i], views[i], i, false, true);

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "model/least_squares.hpp"
@@ -158,23 +160,22 @@ bool one_sign(std::span<const ScalingPoint> points) {
   });
 }
 
-// Simplest first: ties later go to the earlier candidate.
-std::vector<Candidate> candidates(const ScalingFitOptions& options,
-                                  std::span<const ScalingPoint> points) {
+// The shapes of one term: n^e log2(n)^j for every exponent and power but the constant.
+std::vector<ScalingTerm> term_shapes(const ScalingFitOptions& options) {
   std::vector<ScalingTerm> shapes;
   for (double e : options.exponents) {
     for (int j : options.log2_powers) {
       if (e != 0.0 || j != 0) shapes.push_back({TermVariable::N, e, j});
     }
   }
-  std::vector<Candidate> out;
-  out.push_back({ScalingForm::Constant, {}, {}, true, {}});
-  for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, {}, false, {t}});
-  if (options.power_law && one_sign(points)) {
-    out.push_back({ScalingForm::PowerLaw, {}, {}, false, {{TermVariable::N, 1.0, 0}}});
-  }
+  return shapes;
+}
+
+// A displacement in the index of each family of process counts that holds every run.
+void add_displacements(const ScalingFitOptions& options, std::span<const ScalingPoint> points,
+                       std::vector<Candidate>& out) {
   for (const ProcessCountFamily& family : options.displacement_families) {
-    // The index of "any" count is n itself: the same model as c0 + c1 * n below.
+    // The index of "any" count is n itself: the same model as c0 + c1 * n.
     const bool holds_all = std::all_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
       return p.n == std::floor(p.n) && family.contains(static_cast<std::int64_t>(p.n));
     });
@@ -182,6 +183,11 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
       out.push_back({ScalingForm::Displacement, family, {}, true, {{TermVariable::Index, 1.0, 0}}});
     }
   }
+}
+
+// Each grid face defined at every run, without and with a constant.
+void add_faces(const ScalingFitOptions& options, std::span<const ScalingPoint> points,
+               std::vector<Candidate>& out) {
   for (const GridFace& face : options.faces) {
     const bool defined = std::all_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
       return std::isfinite(face.at(p.n));
@@ -190,17 +196,35 @@ std::vector<Candidate> candidates(const ScalingFitOptions& options,
     out.push_back({ScalingForm::Face, {}, face, false, {{TermVariable::Face, 1.0, 0}}});
     out.push_back({ScalingForm::Face, {}, face, true, {{TermVariable::Face, 1.0, 0}}});
   }
+}
+
+// Every pair of different shapes, with a constant when the options allow one.
+void add_two_terms(const ScalingFitOptions& options, const std::vector<ScalingTerm>& shapes,
+                   std::vector<Candidate>& out) {
+  for (std::size_t a = 0; a < shapes.size(); ++a) {
+    for (std::size_t b = a + 1; b < shapes.size(); ++b) {
+      out.push_back(
+          {ScalingForm::NormalForm, {}, {}, options.constant_term, {shapes[a], shapes[b]}});
+    }
+  }
+}
+
+// Simplest first: ties later go to the earlier candidate.
+std::vector<Candidate> candidates(const ScalingFitOptions& options,
+                                  std::span<const ScalingPoint> points) {
+  const std::vector<ScalingTerm> shapes = term_shapes(options);
+  std::vector<Candidate> out;
+  out.push_back({ScalingForm::Constant, {}, {}, true, {}});
+  for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, {}, false, {t}});
+  if (options.power_law && one_sign(points)) {
+    out.push_back({ScalingForm::PowerLaw, {}, {}, false, {{TermVariable::N, 1.0, 0}}});
+  }
+  add_displacements(options, points, out);
+  add_faces(options, points, out);
   if (options.max_terms >= 1 && options.constant_term) {
     for (const ScalingTerm& t : shapes) out.push_back({ScalingForm::NormalForm, {}, {}, true, {t}});
   }
-  if (options.max_terms >= 2) {
-    for (std::size_t a = 0; a < shapes.size(); ++a) {
-      for (std::size_t b = a + 1; b < shapes.size(); ++b) {
-        out.push_back(
-            {ScalingForm::NormalForm, {}, {}, options.constant_term, {shapes[a], shapes[b]}});
-      }
-    }
-  }
+  if (options.max_terms >= 2) add_two_terms(options, shapes, out);
   return out;
 }
 
@@ -213,25 +237,45 @@ void validate(std::span<const ScalingPoint> points) {
   }
 }
 
+// The smallest n of the runs, and whether their values are all positive, all at least 0.
+struct DataRange {
+  double low = 0;
+  bool positive = true;
+  bool nonnegative = true;
+};
+
+DataRange data_range(std::span<const ScalingPoint> points) {
+  DataRange range{points.front().n, true, true};
+  for (const ScalingPoint& p : points) {
+    range.low = std::min(range.low, p.n);
+    range.positive = range.positive && p.y > 0;
+    range.nonnegative = range.nonnegative && p.y >= 0;
+  }
+  return range;
+}
+
+// A face follows the grid's shape, which turns back and forth with n by nature (17 ranks make
+// a 17 x 1 x 1 grid, 16 a 4 x 2 x 2): only its sign is checked, at the grids' extremes.
+std::optional<double> trusted_face_limit(const ScalingFit& fit, const DataRange& data) {
+  const bool kept =
+      fit.constant >= 0 && std::all_of(fit.terms.begin(), fit.terms.end(),
+                                       [](const FittedTerm& t) { return t.coefficient > 0; });
+  return kept || !data.nonnegative ? std::nullopt : std::optional<double>(data.low);
+}
+
+// -1, 0 or 1: which way a step goes, 0 when it is rounding against the values' scale.
+int step_direction(double step, double scale) {
+  if (std::abs(step) <= 1e-9 * scale) return 0;
+  return step > 0 ? 1 : -1;
+}
+
 // Where the model stops keeping the data's sign or its direction between the smallest run and
 // the horizon: the last n, on a geometric grid, before it does; nothing when it never does.
 std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const ScalingPoint> points,
                                     double horizon) {
-  double low = points.front().n;
-  bool positive = true, nonnegative = true;
-  for (const ScalingPoint& p : points) {
-    low = std::min(low, p.n);
-    positive = positive && p.y > 0;
-    nonnegative = nonnegative && p.y >= 0;
-  }
-  // A face follows the grid's shape, which turns back and forth with n by nature (17 ranks
-  // make a 17 x 1 x 1 grid, 16 a 4 x 2 x 2): only its sign is checked, at the grids' extremes.
-  if (fit.form == ScalingForm::Face) {
-    const bool kept =
-        fit.constant >= 0 && std::all_of(fit.terms.begin(), fit.terms.end(),
-                                         [](const FittedTerm& t) { return t.coefficient > 0; });
-    return kept || !nonnegative ? std::nullopt : std::optional<double>(low);
-  }
+  const DataRange data = data_range(points);
+  if (fit.form == ScalingForm::Face) return trusted_face_limit(fit, data);
+  const double low = data.low;
   if (fit.terms.empty() || horizon <= low) return std::nullopt;
   constexpr int kSteps = 96;
   const double ratio = std::pow(horizon / low, 1.0 / kSteps);
@@ -243,10 +287,9 @@ std::optional<double> trusted_limit(const ScalingFit& fit, std::span<const Scali
     const double n = k == kSteps ? horizon : low * std::pow(ratio, k);
     const double value = fit.at(n);
     const bool sign_kept =
-        std::isfinite(value) && (positive ? value > 0 : !nonnegative || value >= 0);
+        std::isfinite(value) && (data.positive ? value > 0 : !data.nonnegative || value >= 0);
     scale = std::max(scale, std::abs(value));
-    const double step = value - previous;
-    const int d = std::abs(step) <= 1e-9 * scale ? 0 : (step > 0 ? 1 : -1);
+    const int d = step_direction(value - previous, scale);
     if (!sign_kept || (direction != 0 && d != 0 && d != direction)) return previous_n;
     if (direction == 0) direction = d;
     previous_n = n;
@@ -320,6 +363,162 @@ std::string horizon_text(double horizon) {
   return fmt::format("{:.0f}", horizon);
 }
 
+// Every run gave the same value: kept exactly as measured (a byte count that never changed
+// must not become 4095.9999), unless faces are preferred (a value that stayed the same over
+// grids of one face is the face's). Nothing otherwise.
+std::optional<ScalingFit> unchanging_value(std::span<const ScalingPoint> points,
+                                           const ScalingFitOptions& options) {
+  const bool all_equal = std::all_of(points.begin(), points.end(),
+                                     [&](const ScalingPoint& p) { return p.y == points[0].y; });
+  const bool face_first = options.prefer_faces && !options.faces.empty();
+  if (!all_equal || face_first) return std::nullopt;
+  ScalingFit fit;
+  fit.constant = points[0].y;
+  fit.quality = {points.size(),     1.0,  0.0,         0.0, "every run gave the same value",
+                 options.noise_pct, true, std::nullopt};
+  if (points.size() < 2) fit.quality.loo_error_pct.reset();
+  return fit;
+}
+
+Scored score_fit(const Candidate& c, ScalingFit fit, std::span<const ScalingPoint> points,
+                 double floor, double horizon) {
+  Scored s;
+  s.fit = std::move(fit);
+  s.parameters = c.parameters();
+  s.complexity = c.complexity();
+  s.charged_parameters = c.charged_parameters();
+  s.loo_pct = leave_one_out_pct(c, points, floor);
+  s.max_error_pct = max_error_pct(s.fit, points, floor);
+  for (const ScalingPoint& p : points) {
+    const double e = relative_error(s.fit.at(p.n), p.y, floor);
+    s.rss += e * e;
+  }
+  s.trusted_up_to = trusted_limit(s.fit, points, horizon);
+  return s;
+}
+
+bool noisy_data(const ScalingFitOptions& options) {
+  return options.noise_pct > options.exact_pct;
+}
+
+// With this many runs, candidates are judged by leaving one out.
+bool cross_validates(std::span<const ScalingPoint> points) {
+  return points.size() >= 4;
+}
+
+// Every candidate the runs can fit without interpolating them, scored.
+std::vector<Scored> score_candidates(std::span<const ScalingPoint> points,
+                                     const ScalingFitOptions& options) {
+  double largest = 0.0;
+  for (const ScalingPoint& p : points) largest = std::max(largest, std::abs(p.y));
+  const double floor = 1e-9 * largest;
+  // A candidate with as many parameters as runs interpolates them: it says nothing it was not
+  // told. Cross-validation needs every refit to be overdetermined as well.
+  const std::size_t max_parameters =
+      cross_validates(points) ? points.size() - 2 : std::max<std::size_t>(1, points.size() - 1);
+  const bool noisy = noisy_data(options);
+  std::vector<Scored> scored;
+  for (const Candidate& c : candidates(options, points)) {
+    if (c.parameters() > max_parameters) continue;
+    if (noisy && c.parameters() > 1 && c.parameters() + options.noisy_spare_runs > points.size()) {
+      continue;
+    }
+    std::optional<ScalingFit> fit = fit_candidate(c, points, floor);
+    if (!fit) continue;
+    scored.push_back(score_fit(c, std::move(*fit), points, floor, options.horizon));
+  }
+  return scored;
+}
+
+std::vector<const Scored*> pointers_to(const std::vector<Scored>& scored) {
+  std::vector<const Scored*> all;
+  all.reserve(scored.size());
+  for (const Scored& s : scored) all.push_back(&s);
+  return all;
+}
+
+// The simplest candidate within the tolerance: a face first when faces are preferred, then
+// among the candidates of `pool`; exact data that only a form that turns back or changes sign
+// explains keep it, with its limit (noisy data that only a turning form explains are scatter).
+const Scored* choose_within_tolerance(const std::vector<Scored>& scored,
+                                      const std::vector<const Scored*>& pool, bool shape_kept,
+                                      double tolerance, const ScalingFitOptions& options) {
+  const Scored* chosen = nullptr;
+  if (options.prefer_faces) {
+    std::vector<const Scored*> faces;
+    for (const Scored* s : pool) {
+      if (s->fit.form == ScalingForm::Face) faces.push_back(s);
+    }
+    chosen = choose_simplest_adequate(faces, tolerance);
+  }
+  if (!chosen) chosen = choose_simplest_adequate(pool, tolerance);
+  if (!chosen && shape_kept && !noisy_data(options)) {
+    chosen = choose_simplest_adequate(pointers_to(scored), tolerance);
+  }
+  return chosen;
+}
+
+// The chosen candidate, and how it was chosen in words.
+struct Selection {
+  const Scored* chosen = nullptr;
+  std::string text;
+  bool within_noise = false;  // it explains every run within the tolerance
+};
+
+// With no candidate within the tolerance: by cross-validation with enough runs, else by an
+// information criterion, else the simplest.
+Selection select_beyond_tolerance(const std::vector<const Scored*>& pool,
+                                  std::span<const ScalingPoint> points, std::size_t candidates,
+                                  double tolerance, const ScalingFitOptions& options) {
+  Selection out;
+  if (cross_validates(points)) {
+    out.chosen = choose_by_cross_validation(pool, options);
+    out.text = fmt::format(
+        "{} runs, none within the expected scatter ({} %): leave-one-out among {} candidates; a "
+        "dependence on n or an extra parameter must cut the error {}x (a second term {}x)",
+        points.size(), number_text(tolerance), candidates, options.parameter_loo_gain,
+        options.two_term_loo_gain);
+  }
+  if (!out.chosen) {
+    out.chosen = choose_by_information(pool, points.size());
+    out.text = fmt::format(
+        "only {} runs, none within the expected scatter ({} %): the smallest AICc (a small-sample "
+        "information criterion) among the candidates that leave a degree of freedom",
+        points.size(), number_text(tolerance));
+  }
+  if (!out.chosen) {
+    // Two runs, neither the same: a constant is all they can say without interpolating.
+    out.chosen = pool.front();
+    for (const Scored* s : pool) {
+      if (s->complexity < out.chosen->complexity) out.chosen = s;
+    }
+    out.text = fmt::format("only {} runs: the simplest candidate", points.size());
+  }
+  return out;
+}
+
+Selection select_candidate(const std::vector<Scored>& scored, std::span<const ScalingPoint> points,
+                           const ScalingFitOptions& options) {
+  // Candidates that keep their sign and direction up to the horizon, unless none does.
+  std::vector<const Scored*> pool;
+  for (const Scored& s : scored) {
+    if (!s.trusted_up_to) pool.push_back(&s);
+  }
+  const bool shape_kept = !pool.empty();
+  if (!shape_kept) pool = pointers_to(scored);
+  // Noise of +-a leaves a least-squares fit of the right form up to about 1.5 a from a run.
+  const double tolerance = std::max(options.exact_pct, 1.5 * options.noise_pct);
+  Selection out;
+  out.chosen = choose_within_tolerance(scored, pool, shape_kept, tolerance, options);
+  if (!out.chosen) return select_beyond_tolerance(pool, points, scored.size(), tolerance, options);
+  out.within_noise = true;
+  out.text = fmt::format(
+      "{} runs: the simplest of {} candidates that explains every run within {}{} %", points.size(),
+      scored.size(), noisy_data(options) ? "the data's scatter, " : "rounding, ",
+      number_text(tolerance));
+  return out;
+}
+
 }  // namespace
 
 std::string_view work_scaling_name(WorkScaling scaling) {
@@ -369,122 +568,20 @@ ScalingFitOptions compute_fit_options(WorkScaling scaling, double noise_pct) {
 ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
                              const ScalingFitOptions& options) {
   validate(points);
-  const bool all_equal = std::all_of(points.begin(), points.end(),
-                                     [&](const ScalingPoint& p) { return p.y == points[0].y; });
-  // With faces preferred, a value that stayed the same over grids of one face is the face's.
-  const bool face_first = options.prefer_faces && !options.faces.empty();
-  if (all_equal && !face_first) {
-    // Kept exactly as measured: a byte count that never changed must not become 4095.9999.
-    ScalingFit fit;
-    fit.constant = points[0].y;
-    fit.quality = {points.size(),     1.0,  0.0,         0.0, "every run gave the same value",
-                   options.noise_pct, true, std::nullopt};
-    if (points.size() < 2) fit.quality.loo_error_pct.reset();
-    return fit;
-  }
-
-  double largest = 0.0;
-  for (const ScalingPoint& p : points) largest = std::max(largest, std::abs(p.y));
-  const double floor = 1e-9 * largest;
-  const bool cross_validate = points.size() >= 4;
-  // A candidate with as many parameters as runs interpolates them: it says nothing it was not
-  // told. Cross-validation needs every refit to be overdetermined as well.
-  const std::size_t max_parameters =
-      cross_validate ? points.size() - 2 : std::max<std::size_t>(1, points.size() - 1);
-
-  const bool noisy = options.noise_pct > options.exact_pct;
-  std::vector<Scored> scored;
-  for (const Candidate& c : candidates(options, points)) {
-    if (c.parameters() > max_parameters) continue;
-    if (noisy && c.parameters() > 1 && c.parameters() + options.noisy_spare_runs > points.size()) {
-      continue;
-    }
-    std::optional<ScalingFit> fit = fit_candidate(c, points, floor);
-    if (!fit) continue;
-    Scored s;
-    s.fit = std::move(*fit);
-    s.parameters = c.parameters();
-    s.complexity = c.complexity();
-    s.charged_parameters = c.charged_parameters();
-    s.loo_pct = leave_one_out_pct(c, points, floor);
-    s.max_error_pct = max_error_pct(s.fit, points, floor);
-    for (const ScalingPoint& p : points) {
-      const double e = relative_error(s.fit.at(p.n), p.y, floor);
-      s.rss += e * e;
-    }
-    s.trusted_up_to = trusted_limit(s.fit, points, options.horizon);
-    scored.push_back(std::move(s));
-  }
+  if (std::optional<ScalingFit> same = unchanging_value(points, options)) return *same;
+  const std::vector<Scored> scored = score_candidates(points, options);
   if (scored.empty()) throw std::invalid_argument("no candidate model could be fitted");
-
-  // Candidates that keep their sign and direction up to the horizon, unless none does.
-  std::vector<const Scored*> pool;
-  for (const Scored& s : scored) {
-    if (!s.trusted_up_to) pool.push_back(&s);
-  }
-  const bool shape_kept = !pool.empty();
-  if (!shape_kept) {
-    for (const Scored& s : scored) pool.push_back(&s);
-  }
-
-  // Noise of +-a leaves a least-squares fit of the right form up to about 1.5 a from a run.
-  const double tolerance = std::max(options.exact_pct, 1.5 * options.noise_pct);
-  const Scored* chosen = nullptr;
-  if (options.prefer_faces) {
-    std::vector<const Scored*> faces;
-    for (const Scored* s : pool) {
-      if (s->fit.form == ScalingForm::Face) faces.push_back(s);
-    }
-    chosen = choose_simplest_adequate(faces, tolerance);
-  }
-  if (!chosen) chosen = choose_simplest_adequate(pool, tolerance);
-  if (!chosen && shape_kept && !noisy) {
-    // Exact data demand a form that turns back or changes sign: it is kept, with its limit.
-    // Noisy data that only a turning form explains are scatter, left to the criteria below.
-    std::vector<const Scored*> all;
-    for (const Scored& s : scored) all.push_back(&s);
-    chosen = choose_simplest_adequate(all, tolerance);
-  }
-  std::string selection;
-  const bool within_noise = chosen != nullptr;
-  if (chosen) {
-    selection =
-        fmt::format("{} runs: the simplest of {} candidates that explains every run within {}{} %",
-                    points.size(), scored.size(),
-                    options.noise_pct > options.exact_pct ? "the data's scatter, " : "rounding, ",
-                    number_text(tolerance));
-  } else if (cross_validate) {
-    chosen = choose_by_cross_validation(pool, options);
-    selection = fmt::format(
-        "{} runs, none within the expected scatter ({} %): leave-one-out among {} candidates; a "
-        "dependence on n or an extra parameter must cut the error {}x (a second term {}x)",
-        points.size(), number_text(tolerance), scored.size(), options.parameter_loo_gain,
-        options.two_term_loo_gain);
-  }
-  if (!chosen) {
-    chosen = choose_by_information(pool, points.size());
-    selection = fmt::format(
-        "only {} runs, none within the expected scatter ({} %): the smallest AICc (a small-sample "
-        "information criterion) among the candidates that leave a degree of freedom",
-        points.size(), number_text(tolerance));
-  }
-  if (!chosen) {
-    // Two runs, neither the same: a constant is all they can say without interpolating.
-    chosen = pool.front();
-    for (const Scored* s : pool) {
-      if (s->complexity < chosen->complexity) chosen = s;
-    }
-    selection = fmt::format("only {} runs: the simplest candidate", points.size());
-  }
-  if (chosen->trusted_up_to) {
-    selection += fmt::format(
+  Selection selection = select_candidate(scored, points, options);
+  const Scored& chosen = *selection.chosen;
+  if (chosen.trusted_up_to) {
+    selection.text += fmt::format(
         "; it changes sign or direction before n = {}, so it is trusted only up to n = {}",
-        horizon_text(options.horizon), number_text(std::floor(*chosen->trusted_up_to)));
+        horizon_text(options.horizon), number_text(std::floor(*chosen.trusted_up_to)));
   }
-  ScalingFit fit = chosen->fit;
-  fit.quality = {points.size(),         r_squared(fit, points), chosen->loo_pct,
-                 chosen->max_error_pct, std::move(selection),   options.noise_pct,
-                 within_noise,          chosen->trusted_up_to};
+  ScalingFit fit = chosen.fit;
+  fit.quality = {points.size(),          r_squared(fit, points),    chosen.loo_pct,
+                 chosen.max_error_pct,   std::move(selection.text), options.noise_pct,
+                 selection.within_noise, chosen.trusted_up_to};
   return fit;
 }
 

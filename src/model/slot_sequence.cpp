@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <variant>
 
 #include "core/checked_math.hpp"
@@ -61,9 +63,8 @@ bool relative(const PeerRule& rule) {
          std::holds_alternative<PermutationPeerRule>(rule.form);
 }
 
-// One grid whose rules reproduce every relative slot, when the chosen rules are not already of
-// one grid: each such slot's grid alternative replaces its rule.
-void choose_one_grid(std::vector<PeerRuleInference>& slots) {
+// The grids, offsets aside, of every slot's alternatives, each once, in the order first seen.
+std::vector<GridPeerRule> alternative_grids(const std::vector<PeerRuleInference>& slots) {
   std::vector<GridPeerRule> grids;
   for (const PeerRuleInference& slot : slots) {
     for (const PeerRule& alt : slot.alternatives) {
@@ -72,15 +73,22 @@ void choose_one_grid(std::vector<PeerRuleInference>& slots) {
         grids.push_back(*g);
     }
   }
-  auto covers = [&](const GridPeerRule& grid) {
-    for (const PeerRuleInference& slot : slots) {
-      if (!relative(*slot.rule)) continue;
-      if (std::none_of(slot.alternatives.begin(), slot.alternatives.end(),
-                       [&](const PeerRule& alt) { return same_grid(alt, grid); }))
-        return false;
-    }
-    return true;
-  };
+  return grids;
+}
+
+// Whether every relative slot has an alternative on `grid`.
+bool covers(const std::vector<PeerRuleInference>& slots, const GridPeerRule& grid) {
+  for (const PeerRuleInference& slot : slots) {
+    if (!relative(*slot.rule)) continue;
+    if (std::none_of(slot.alternatives.begin(), slot.alternatives.end(),
+                     [&](const PeerRule& alt) { return same_grid(alt, grid); }))
+      return false;
+  }
+  return true;
+}
+
+// Whether some slot's rule is relative and the relative rules are not all of one grid.
+bool rules_of_several_grids(const std::vector<PeerRuleInference>& slots) {
   bool any_relative = false, already_one = true;
   std::optional<GridPeerRule> chosen_grid;
   for (const PeerRuleInference& slot : slots) {
@@ -90,18 +98,30 @@ void choose_one_grid(std::vector<PeerRuleInference>& slots) {
     if (!g || (chosen_grid && !(*g == *chosen_grid))) already_one = false;
     if (g && !chosen_grid) chosen_grid = g;
   }
-  if (!any_relative || already_one) return;
+  return any_relative && !already_one;
+}
+
+// Each relative slot's alternative on `grid` becomes its rule (and its first alternative).
+void adopt_grid(std::vector<PeerRuleInference>& slots, const GridPeerRule& grid) {
+  for (PeerRuleInference& slot : slots) {
+    if (!relative(*slot.rule)) continue;
+    const auto it = std::find_if(slot.alternatives.begin(), slot.alternatives.end(),
+                                 [&](const PeerRule& alt) { return same_grid(alt, grid); });
+    PeerRule pick = *it;
+    slot.alternatives.erase(it);
+    slot.alternatives.insert(slot.alternatives.begin(), pick);
+    slot.rule = pick;
+  }
+}
+
+// One grid whose rules reproduce every relative slot, when the chosen rules are not already of
+// one grid: each such slot's grid alternative replaces its rule.
+void choose_one_grid(std::vector<PeerRuleInference>& slots) {
+  const std::vector<GridPeerRule> grids = alternative_grids(slots);
+  if (!rules_of_several_grids(slots)) return;
   for (const GridPeerRule& grid : grids) {
-    if (!covers(grid)) continue;
-    for (PeerRuleInference& slot : slots) {
-      if (!relative(*slot.rule)) continue;
-      const auto it = std::find_if(slot.alternatives.begin(), slot.alternatives.end(),
-                                   [&](const PeerRule& alt) { return same_grid(alt, grid); });
-      PeerRule pick = *it;
-      slot.alternatives.erase(it);
-      slot.alternatives.insert(slot.alternatives.begin(), pick);
-      slot.rule = pick;
-    }
+    if (!covers(slots, grid)) continue;
+    adopt_grid(slots, grid);
     return;
   }
 }
@@ -125,23 +145,18 @@ std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& 
   return std::nullopt;
 }
 
-}  // namespace
-
-SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
-                                          const SlotLayout& layout,
-                                          const PeerInferenceOptions& options) {
-  if (runs.empty()) throw std::invalid_argument("no runs to infer a phase's peers from");
+void check_layout(std::span<const PhasePeers> runs, const SlotLayout& layout) {
   for (const PhasePeers& run : runs) {
     if (layout.slots_at(run.n) != static_cast<std::int64_t>(run.slots.size())) {
       throw std::invalid_argument(fmt::format(
           "the phase's layout does not give the {} slots of n = {}", run.slots.size(), run.n));
     }
   }
-  SlotSequenceInference out;
-  if (runs.size() < 2) {
-    out.reason = "one run cannot show how the phase changes with n";
-    return out;
-  }
+}
+
+// Every run's peers of each slot template, as samples for its rule.
+std::vector<std::vector<PeerSample>> samples_by_template(std::span<const PhasePeers> runs,
+                                                         const SlotLayout& layout) {
   std::vector<std::vector<PeerSample>> samples(static_cast<std::size_t>(layout.templates));
   for (const PhasePeers& run : runs) {
     for (std::size_t k = 0; k < run.slots.size(); ++k) {
@@ -149,13 +164,20 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
       samples[static_cast<std::size_t>(at.template_index)].push_back({run.n, at.s, run.slots[k]});
     }
   }
-  SlotSequenceModel model;
+  return samples;
+}
+
+// Each template's rule into out.slots, in order; false, with out.reason, at the first that
+// has none.
+bool infer_template_rules(const std::vector<std::vector<PeerSample>>& samples,
+                          const SlotLayout& layout, const PeerInferenceOptions& options,
+                          SlotSequenceInference& out) {
   for (std::size_t t = 0; t < samples.size(); ++t) {
     PeerInferenceOptions own = options;
     own.slot_indexed = layout.in_block(static_cast<std::int64_t>(t));
     if (samples[t].empty()) {
       out.reason = fmt::format("slot {} is used in no run", t);
-      return out;
+      return false;
     }
     out.slots.push_back(infer_peer_rule(samples[t], own));
     const PeerRuleInference& slot = out.slots.back();
@@ -163,18 +185,21 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
       out.reason = own.slot_indexed ? fmt::format("slot {} (repeated with n) is not modelled: {}",
                                                   t, slot.reason)
                                     : fmt::format("slot {} is not modelled: {}", t, slot.reason);
-      return out;
+      return false;
     }
   }
-  choose_one_grid(out.slots);
-  std::int64_t largest = 0;
-  for (const PhasePeers& run : runs) largest = std::max(largest, run.n);
+  return true;
+}
+
+// A note naming the slots whose alternatives give other peers than their rule beyond the
+// largest training n, from the smallest n where one does; nothing when none does.
+std::optional<std::string> undecided_note(const std::vector<PeerRuleInference>& slots,
+                                          std::int64_t largest) {
   std::vector<std::size_t> undecided;
   std::optional<std::int64_t> deciding;
   std::string example;
-  for (std::size_t t = 0; t < out.slots.size(); ++t) {
-    const PeerRuleInference& slot = out.slots[t];
-    model.rules.push_back(*slot.rule);
+  for (std::size_t t = 0; t < slots.size(); ++t) {
+    const PeerRuleInference& slot = slots[t];
     for (std::size_t k = 1; k < slot.alternatives.size(); ++k) {
       const auto at =
           first_difference(*slot.rule, slot.alternatives[k], largest, static_cast<std::int64_t>(t));
@@ -188,12 +213,35 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
       break;
     }
   }
-  if (!undecided.empty()) {
-    out.notes.push_back(fmt::format(
-        "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
-        "run give other peers from n = {} on ({}); a training run where they differ settles it",
-        fmt::join(undecided, ", "), *deciding, example));
+  if (undecided.empty()) return std::nullopt;
+  return fmt::format(
+      "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
+      "run give other peers from n = {} on ({}); a training run where they differ settles it",
+      fmt::join(undecided, ", "), *deciding, example);
+}
+
+}  // namespace
+
+SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
+                                          const SlotLayout& layout,
+                                          const PeerInferenceOptions& options) {
+  if (runs.empty()) throw std::invalid_argument("no runs to infer a phase's peers from");
+  check_layout(runs, layout);
+  SlotSequenceInference out;
+  if (runs.size() < 2) {
+    out.reason = "one run cannot show how the phase changes with n";
+    return out;
   }
+  if (!infer_template_rules(samples_by_template(runs, layout), layout, options, out)) return out;
+  choose_one_grid(out.slots);
+  std::int64_t largest = 0;
+  for (const PhasePeers& run : runs) largest = std::max(largest, run.n);
+  if (std::optional<std::string> note = undecided_note(out.slots, largest)) {
+    out.notes.push_back(std::move(*note));
+  }
+  SlotSequenceModel model;
+  model.rules.reserve(out.slots.size());
+  for (const PeerRuleInference& slot : out.slots) model.rules.push_back(*slot.rule);
   out.model = std::move(model);
   return out;
 }

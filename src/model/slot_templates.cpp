@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <tuple>
 
 #include "model/integer_formula_fit.hpp"
@@ -32,75 +34,99 @@ std::vector<SlotCall> slot_calls(const AlignedRun& run) {
   return calls;
 }
 
+// The calls a run's slots are made of, at each k from the start (or with `from_end`, the
+// end), that every run has in common.
+std::size_t common_calls(const std::vector<std::vector<SlotCall>>& calls, std::size_t shortest,
+                         bool from_end) {
+  auto at = [from_end](const std::vector<SlotCall>& c, std::size_t k) {
+    return from_end ? c[c.size() - 1 - k] : c[k];
+  };
+  std::size_t k = 0;
+  while (k < shortest && std::all_of(calls.begin(), calls.end(), [&](const auto& c) {
+           return at(c, k) == at(calls.front(), k);
+         })) {
+    ++k;
+  }
+  return k;
+}
+
+// Whether, in every run, the calls between the `before` and `after` common ones are the
+// `period` calls that follow `before` in the longest run, repeated.
+bool repeats_between(const std::vector<std::vector<SlotCall>>& calls,
+                     const std::vector<SlotCall>& longest, std::size_t before, std::size_t after,
+                     std::size_t period) {
+  const auto body = longest.begin() + static_cast<std::ptrdiff_t>(before);
+  for (const std::vector<SlotCall>& c : calls) {
+    const std::size_t middle = c.size() - before - after;
+    if (middle % period != 0) return false;
+    for (std::size_t k = 0; k < middle; ++k) {
+      if (c[before + k] != *(body + static_cast<std::ptrdiff_t>(k % period))) return false;
+    }
+  }
+  return true;
+}
+
+// The layout with a block of the `period` calls that follow `before` in the longest run,
+// repeated as often as a formula in n says. Nothing, with `failure` saying why, when the
+// repetitions follow no formula.
+std::optional<SlotLayout> block_layout(const Alignment& alignment,
+                                       const std::vector<std::vector<SlotCall>>& calls,
+                                       const std::vector<SlotCall>& longest, std::size_t before,
+                                       std::size_t after, std::size_t period,
+                                       std::string& failure) {
+  const auto body = longest.begin() + static_cast<std::ptrdiff_t>(before);
+  // Copies of the block the common calls took before or after it belong to it (the one
+  // exchange a run at n = 2 still makes is the block's first repetition, not a fixed slot).
+  auto copy_at = [&](std::size_t at) {
+    return std::equal(body, body + static_cast<std::ptrdiff_t>(period),
+                      longest.begin() + static_cast<std::ptrdiff_t>(at));
+  };
+  std::size_t first = before, last = after;
+  while (first >= period && copy_at(first - period)) first -= period;
+  while (last >= period && copy_at(longest.size() - last)) last -= period;
+  std::vector<FormulaSample> counts;
+  counts.reserve(calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::size_t middle = calls[i].size() - first - last;
+    counts.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(middle / period)});
+  }
+  const std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
+  if (!count) {
+    std::vector<std::string> seen;
+    seen.reserve(counts.size());
+    for (const FormulaSample& c : counts) seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
+    failure = fmt::format(
+        "the calls of one repetition change with n: a block of {} call(s) repeats {} times, "
+        "which follows no formula in n",
+        period, fmt::join(seen, "; "));
+    return std::nullopt;
+  }
+  return SlotLayout{
+      static_cast<std::int64_t>(first + period + last),
+      SlotBlock{static_cast<std::int64_t>(first), static_cast<std::int64_t>(period), *count}};
+}
+
 // How a phase's slots at each n come from templates: the same slots in every run, or fixed
 // slots before and after a block of calls that repeats a number of times given by a formula
 // in n (a butterfly's exchanges, after an alltoall). Nothing, with `failure` saying why, when
 // the runs' calls follow no such layout.
 std::optional<SlotLayout> infer_layout(const Alignment& alignment, std::string& failure) {
   std::vector<std::vector<SlotCall>> calls;
-  bool same = true;
-  for (const AlignedRun& run : alignment.runs) {
-    calls.push_back(slot_calls(run));
-    same = same && calls.back().size() == calls.front().size();
-  }
+  calls.reserve(alignment.runs.size());
+  for (const AlignedRun& run : alignment.runs) calls.push_back(slot_calls(run));
+  const bool same = std::all_of(calls.begin(), calls.end(),
+                                [&](const auto& c) { return c.size() == calls.front().size(); });
   if (same) return SlotLayout{static_cast<std::int64_t>(calls.front().size()), std::nullopt};
   std::size_t shortest = calls.front().size();
   for (const auto& c : calls) shortest = std::min(shortest, c.size());
-  auto common = [&](auto at) {
-    std::size_t k = 0;
-    while (k < shortest && std::all_of(calls.begin(), calls.end(), [&](const auto& c) {
-             return at(c, k) == at(calls.front(), k);
-           })) {
-      ++k;
+  const std::size_t before = common_calls(calls, shortest, false);
+  const std::size_t after = std::min(common_calls(calls, shortest, true), shortest - before);
+  const std::vector<SlotCall>& longest = *std::max_element(
+      calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  for (std::size_t period = 1; before + period + after <= longest.size(); ++period) {
+    if (repeats_between(calls, longest, before, after, period)) {
+      return block_layout(alignment, calls, longest, before, after, period, failure);
     }
-    return k;
-  };
-  const std::size_t before = common([](const auto& c, std::size_t k) { return c[k]; });
-  const std::size_t after = std::min(
-      common([](const auto& c, std::size_t k) { return c[c.size() - 1 - k]; }), shortest - before);
-  const std::vector<SlotCall>* longest = &calls.front();
-  for (const auto& c : calls) {
-    if (c.size() > longest->size()) longest = &c;
-  }
-  for (std::size_t period = 1; before + period + after <= longest->size(); ++period) {
-    const auto body = longest->begin() + static_cast<std::ptrdiff_t>(before);
-    bool repeats = true;
-    for (std::size_t i = 0; i < calls.size() && repeats; ++i) {
-      const std::size_t middle = calls[i].size() - before - after;
-      repeats = middle % period == 0;
-      for (std::size_t k = 0; k < middle && repeats; ++k) {
-        repeats = calls[i][before + k] == *(body + static_cast<std::ptrdiff_t>(k % period));
-      }
-    }
-    if (!repeats) continue;
-    // Copies of the block the common calls took before or after it belong to it (the one
-    // exchange a run at n = 2 still makes is the block's first repetition, not a fixed slot).
-    auto copy_at = [&](std::size_t at) {
-      return std::equal(body, body + static_cast<std::ptrdiff_t>(period),
-                        longest->begin() + static_cast<std::ptrdiff_t>(at));
-    };
-    std::size_t first = before, last = after;
-    while (first >= period && copy_at(first - period)) first -= period;
-    while (last >= period && copy_at(longest->size() - last)) last -= period;
-    std::vector<FormulaSample> counts;
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      const std::size_t middle = calls[i].size() - first - last;
-      counts.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(middle / period)});
-    }
-    const std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
-    if (!count) {
-      std::vector<std::string> seen;
-      for (const FormulaSample& c : counts)
-        seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
-      failure = fmt::format(
-          "the calls of one repetition change with n: a block of {} call(s) repeats {} times, "
-          "which follows no formula in n",
-          period, fmt::join(seen, "; "));
-      return std::nullopt;
-    }
-    return SlotLayout{
-        static_cast<std::int64_t>(first + period + last),
-        SlotBlock{static_cast<std::int64_t>(first), static_cast<std::int64_t>(period), *count}};
   }
   failure =
       "the calls of one repetition change with n, and not as a block that repeats between "
@@ -127,6 +153,42 @@ SlotTemplates place_slots(const Alignment& alignment, const SlotLayout& layout) 
   return placed;
 }
 
+// The first event of template t, in run and slot order, when every event of it makes the same
+// call; nothing, with a failure, when calls differ or no rank makes it.
+std::optional<EventToken> template_example(const Alignment& alignment,
+                                           const SlotTemplates& templates, std::size_t t,
+                                           std::vector<std::string>& failures) {
+  std::optional<EventToken> example;
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (const std::size_t k : templates.slots_of[t][i]) {
+      for (const auto& e : run.slot_events[k]) {
+        if (!e) continue;
+        if (!example) example = e;
+        if (e->op != example->op || e->tag != example->tag || e->rtag != example->rtag) {
+          failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,
+                                         core::op_name(example->op), core::op_name(e->op)));
+          return std::nullopt;
+        }
+      }
+    }
+  }
+  if (!example) failures.push_back(fmt::format("slot {} is never used", t));
+  return example;
+}
+
+// A template's call, tags and sides, as its example makes them.
+SlotModel slot_of_example(const EventToken& example) {
+  SlotModel slot;
+  slot.op = example.op;
+  slot.tag = example.tag;
+  slot.rtag = example.rtag;
+  slot.sends = example.dst >= 0;
+  slot.receives = example.src >= 0;
+  slot.rooted = example.root >= 0;
+  return slot;
+}
+
 }  // namespace
 
 std::optional<SlotTemplates> infer_slot_templates(const Alignment& alignment,
@@ -146,32 +208,9 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
                                                            std::vector<std::string>& failures) {
   std::vector<SlotModel> slots;
   for (std::size_t t = 0; t < templates.slots_of.size(); ++t) {
-    std::optional<EventToken> example;
-    for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-      const AlignedRun& run = alignment.runs[i];
-      for (const std::size_t k : templates.slots_of[t][i]) {
-        for (const auto& e : run.slot_events[k]) {
-          if (!e) continue;
-          if (!example) example = e;
-          if (e->op != example->op || e->tag != example->tag || e->rtag != example->rtag) {
-            failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,
-                                           core::op_name(example->op), core::op_name(e->op)));
-            return std::nullopt;
-          }
-        }
-      }
-    }
-    if (!example) {
-      failures.push_back(fmt::format("slot {} is never used", t));
-      return std::nullopt;
-    }
-    SlotModel slot;
-    slot.op = example->op;
-    slot.tag = example->tag;
-    slot.rtag = example->rtag;
-    slot.sends = example->dst >= 0;
-    slot.receives = example->src >= 0;
-    slot.rooted = example->root >= 0;
+    const std::optional<EventToken> example = template_example(alignment, templates, t, failures);
+    if (!example) return std::nullopt;
+    SlotModel slot = slot_of_example(*example);
     // A message's peers are world ranks whatever communicator carries it, so point-to-point
     // calls on a sub-communicator are modelled like the world's; a collective's members are the
     // communicator's, with its root among them.

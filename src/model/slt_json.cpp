@@ -194,6 +194,48 @@ CarriedRankEvent carried_event_from(const json& e, std::int64_t n) {
           core::json_integer(e.at(7), 0, core::kMaxBytes)};
 }
 
+// A modelled phase's parts agree: one template and one peer rule per slot, a root for every
+// rooted collective, and an order of slots that exist.
+void check_modelled_phase(const json& j, const PhaseModel& p) {
+  const json& layout = j.at("layout");
+  const json& order = j.at("order");
+  core::json_require(p.layout.templates == static_cast<std::int64_t>(p.slots.size()), layout,
+                     "layout: one template per slot");
+  for (const char* key : {"dst", "src", "root"}) {
+    const auto& rules = key[0] == 'd' ? p.dst_rules : key[0] == 's' ? p.src_rules : p.root_rules;
+    core::json_require(!rules || rules->rules.size() == p.slots.size(), j.at(key),
+                       "peer rules: one per slot");
+  }
+  for (std::size_t s = 0; s < p.slots.size(); ++s) {
+    const SlotModel& slot = p.slots[s];
+    // A rooted collective without a root would be replayed rootless; on a sub-communicator
+    // its root is a member's place (comm_root).
+    const bool has_root =
+        slot.comm
+            ? slot.comm_root.has_value()
+            : p.root_rules && !std::holds_alternative<NoPeerRule>(p.root_rules->rules[s].form);
+    core::json_require(!slot.rooted || has_root, j.at("slots").at(s),
+                       "a rooted collective's slot needs a root rule (or, on a "
+                       "sub-communicator, the root's place)");
+  }
+  check_order(order, p.order, p.slots.size());
+}
+
+// The largest run's events, carried to N with --carry-nearest.
+CarriedPattern carried_from(const json& c) {
+  CarriedPattern carried;
+  carried.n = core::json_integer(c.at("n"), 1, kMaxProcesses);
+  core::json_require(
+      c.at("ranks").is_array() && c.at("ranks").size() == static_cast<std::size_t>(carried.n),
+      c.at("ranks"), "carried: one event list per rank of its run");
+  for (const json& rank : c.at("ranks")) {
+    std::vector<CarriedRankEvent> events;
+    for (const json& e : rank) events.push_back(carried_event_from(e, carried.n));
+    carried.ranks.push_back(std::move(events));
+  }
+  return carried;
+}
+
 PhaseModel phase_from(const json& j) {
   PhaseModel p;
   p.index = core::json_int32(j.at("index"), 0);
@@ -222,42 +264,8 @@ PhaseModel phase_from(const json& j) {
   const json& order = j.at("order");
   p.order.modulus = core::json_integer(order.at("modulus"), 1, kMaxModulus);
   p.order.variants = order.at("variants").get<std::vector<std::vector<std::int32_t>>>();
-  if (p.pattern_modelled) {
-    core::json_require(p.layout.templates == static_cast<std::int64_t>(p.slots.size()), layout,
-                       "layout: one template per slot");
-    for (const char* key : {"dst", "src", "root"}) {
-      const auto& rules = key[0] == 'd' ? p.dst_rules : key[0] == 's' ? p.src_rules : p.root_rules;
-      core::json_require(!rules || rules->rules.size() == p.slots.size(), j.at(key),
-                         "peer rules: one per slot");
-    }
-    for (std::size_t s = 0; s < p.slots.size(); ++s) {
-      const SlotModel& slot = p.slots[s];
-      // A rooted collective without a root would be replayed rootless; on a sub-communicator
-      // its root is a member's place (comm_root).
-      const bool has_root =
-          slot.comm
-              ? slot.comm_root.has_value()
-              : p.root_rules && !std::holds_alternative<NoPeerRule>(p.root_rules->rules[s].form);
-      core::json_require(!slot.rooted || has_root, j.at("slots").at(s),
-                         "a rooted collective's slot needs a root rule (or, on a "
-                         "sub-communicator, the root's place)");
-    }
-    check_order(order, p.order, p.slots.size());
-  }
-  if (!j.at("carried").is_null()) {
-    const json& c = j.at("carried");
-    CarriedPattern carried;
-    carried.n = core::json_integer(c.at("n"), 1, kMaxProcesses);
-    core::json_require(
-        c.at("ranks").is_array() && c.at("ranks").size() == static_cast<std::size_t>(carried.n),
-        c.at("ranks"), "carried: one event list per rank of its run");
-    for (const json& rank : c.at("ranks")) {
-      std::vector<CarriedRankEvent> events;
-      for (const json& e : rank) events.push_back(carried_event_from(e, carried.n));
-      carried.ranks.push_back(std::move(events));
-    }
-    p.carried = std::move(carried);
-  }
+  if (p.pattern_modelled) check_modelled_phase(j, p);
+  if (!j.at("carried").is_null()) p.carried = carried_from(j.at("carried"));
   return p;
 }
 

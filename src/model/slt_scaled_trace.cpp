@@ -68,6 +68,75 @@ PeerMap map_of(const std::optional<SlotSequenceModel>& rules, bool used, int n,
   return rules->rules.at(static_cast<std::size_t>(at.template_index)).at(n, at.s);
 }
 
+// A phase whose pattern is not modelled is instantiated only by carrying the largest run's
+// pattern, which tiles N in blocks of that run's size; throws std::domain_error otherwise.
+void check_carried(const PhaseModel& phase, const InstantiateOptions& options, int nprocs) {
+  if (!options.carry_nearest || !phase.carried) {
+    throw std::domain_error(fmt::format(
+        "{}: its communication pattern is not modelled ({}); generate refuses N = {} "
+        "(--carry-nearest tiles the largest run's pattern instead)",
+        phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
+  }
+  if (nprocs % phase.carried->n != 0) {
+    throw std::domain_error(
+        fmt::format("{}: carrying the pattern of n = {} needs N a "
+                    "multiple of {}",
+                    phase.name, phase.carried->n, phase.carried->n));
+  }
+}
+
+// The sides of a slot's event: tags and bytes where the rank sends or receives (a
+// collective's both), bytes per member multiplied out over `members`.
+void add_sides(core::Event& e, const SlotModel& m, std::int64_t bytes, std::int64_t rbytes,
+               std::int64_t members, int rank) {
+  if (e.dst != core::kNone || !point_to_point(m.op)) {
+    e.tag = m.tag;
+    e.bytes = bytes;
+  }
+  if (e.src != core::kNone || !point_to_point(m.op)) {
+    e.rtag = m.rtag;
+    e.rbytes = rbytes;
+  }
+  if (m.bytes_per_member) e.bytes *= members;
+  if (m.rbytes_per_member) e.rbytes *= members;
+  // A rooted collective's fit is the root's side; the other ranks' side of a gather or a
+  // scatter is empty, as the tracer records it.
+  if (m.rooted && e.root != rank) {
+    if (gathers(m.op)) e.rbytes = 0;
+    if (scatters(m.op)) e.bytes = 0;
+  }
+}
+
+// Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
+// all of them, as the phases' bodies did in the runs (signature/repetition_units.hpp keeps
+// each request in the repetition that completes it).
+struct PendingRequests {
+  std::vector<core::RequestRecord> pending;
+  std::int64_t next = 0;
+};
+
+// Numbers e's request when it posts one, or gives it the requests it completes. False for a
+// call that completes one request when none is pending: as in the runs, a rank with no
+// request pending makes no such call.
+bool track_requests(core::Event& e, const SlotModel& m, PendingRequests& requests) {
+  if (core::is_nonblocking(m.op) && point_to_point(m.op)) {
+    e.req = requests.next++;
+    const bool send = e.dst != core::kNone;
+    requests.pending.push_back(
+        {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
+  } else if (core::completes_one(m.op)) {
+    // The oldest pending one completes (for waitany and waitsome, which one came first in the
+    // run).
+    if (requests.pending.empty()) return false;
+    e.requests = {requests.pending.front()};
+    requests.pending.erase(requests.pending.begin());
+  } else if (m.op == core::Op::Waitall) {
+    e.requests = std::move(requests.pending);
+    requests.pending.clear();
+  }
+  return true;
+}
+
 }  // namespace
 
 double SltScaledTrace::InstantiatedPhase::compute_ns(int rank) const {
@@ -104,9 +173,63 @@ SltScaledTrace::SltScaledTrace(const Slt& slt, int nprocs, const InstantiateOpti
   }
 }
 
+std::vector<SltScaledTrace::GroupCompute> SltScaledTrace::group_computes(
+    const PhaseCompute& compute, const PhaseModel& phase, std::vector<std::string>& notes) const {
+  std::vector<GroupCompute> groups;
+  groups.reserve(compute.groups.size());
+  for (std::size_t j = 0; j < compute.groups.size(); ++j) {
+    const InstructionGroup& g = compute.groups[j];
+    const auto [first, end] = group_ranks(g.first, g.end, nprocs_);
+    double ns = 0;
+    try {
+      ns = extrapolated(g.per_rank_ns, nprocs_,
+                        fmt::format("compute per rank of instruction group {}", j), notes);
+    } catch (const std::domain_error& e) {
+      throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
+    }
+    groups.push_back({first, end, g.modulus, g.residues, ns});
+  }
+  return groups;
+}
+
+std::vector<SltScaledTrace::InstantiatedSlot> SltScaledTrace::instantiate_slots(
+    const PhaseModel& phase, std::vector<std::string>& notes) {
+  const int nprocs = nprocs_;
+  const std::optional<std::int64_t> count = phase.layout.slots_at(nprocs);
+  if (!count) {
+    throw std::domain_error(
+        fmt::format("its repeated block of calls ({} times) is undefined "
+                    "at N = {}",
+                    phase.layout.block->count.text(), nprocs));
+  }
+  std::vector<InstantiatedSlot> slots;
+  for (std::int64_t slot_index = 0; slot_index < *count; ++slot_index) {
+    const SlotLayout::Place at = phase.layout.place(slot_index, nprocs);
+    const SlotModel& model = phase.slots.at(static_cast<std::size_t>(at.template_index));
+    InstantiatedSlot slot;
+    slot.model = &model;
+    slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
+    slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
+    slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
+    // A rooted collective whose root rule leaves 0..N-1 at N has no root to replay (on a
+    // sub-communicator the root is a member's place, checked with the members).
+    if (model.rooted && !model.comm &&
+        (slot.root(0) == kNoPeer || slot.root(nprocs - 1) == kNoPeer)) {
+      throw std::domain_error(fmt::format("slot {} ({}): its root is outside 0..{} at N = {}",
+                                          slot_index, core::op_name(model.op), nprocs - 1, nprocs));
+    }
+    slot.bytes =
+        bytes_at(model.bytes, nprocs, fmt::format("slot {} bytes", at.template_index), notes);
+    slot.rbytes = bytes_at(model.rbytes, nprocs,
+                           fmt::format("slot {} received bytes", at.template_index), notes);
+    if (model.comm) slot.comm = sub_communicator(model, at.template_index, slot.comm_root);
+    slots.push_back(std::move(slot));
+  }
+  return slots;
+}
+
 SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, std::size_t k,
                                                               const InstantiateOptions& options) {
-  const int nprocs = nprocs_;
   const PhaseModel& phase = slt.phases[k];
   InstantiatedPhase inst;
   inst.model = &phase;
@@ -114,71 +237,20 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   std::vector<std::string> notes;
   if (k < slt.compute.phases.size()) {
     const PhaseCompute& compute = slt.compute.phases[k];
-    for (std::size_t j = 0; j < compute.groups.size(); ++j) {
-      const InstructionGroup& g = compute.groups[j];
-      const auto [first, end] = group_ranks(g.first, g.end, nprocs);
-      double ns = 0;
-      try {
-        ns = extrapolated(g.per_rank_ns, nprocs,
-                          fmt::format("compute per rank of instruction group {}", j), notes);
-      } catch (const std::domain_error& e) {
-        throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
-      }
-      inst.groups.push_back({first, end, g.modulus, g.residues, ns});
-    }
+    inst.groups = group_computes(compute, phase, notes);
     inst.slot_shares = compute.slot_shares;
   }
   if (!phase.pattern_modelled) {
-    if (!options.carry_nearest || !phase.carried) {
-      throw std::domain_error(fmt::format(
-          "{}: its communication pattern is not modelled ({}); generate refuses N = {} "
-          "(--carry-nearest tiles the largest run's pattern instead)",
-          phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
-    }
-    if (nprocs % phase.carried->n != 0) {
-      throw std::domain_error(
-          fmt::format("{}: carrying the pattern of n = {} needs N a "
-                      "multiple of {}",
-                      phase.name, phase.carried->n, phase.carried->n));
-    }
+    check_carried(phase, options, nprocs_);
     warnings_.push_back(
         fmt::format("{}: NOT MODELLED -- the pattern measured at n = {} is "
                     "carried to N = {} by tiling; its peers are a guess",
-                    phase.name, phase.carried->n, nprocs));
+                    phase.name, phase.carried->n, nprocs_));
     for (const std::string& note : notes) warnings_.push_back(phase.name + ": " + note);
     return inst;
   }
   try {
-    const std::optional<std::int64_t> count = phase.layout.slots_at(nprocs);
-    if (!count) {
-      throw std::domain_error(
-          fmt::format("its repeated block of calls ({} times) is undefined "
-                      "at N = {}",
-                      phase.layout.block->count.text(), nprocs));
-    }
-    for (std::int64_t slot_index = 0; slot_index < *count; ++slot_index) {
-      const SlotLayout::Place at = phase.layout.place(slot_index, nprocs);
-      const SlotModel& model = phase.slots.at(static_cast<std::size_t>(at.template_index));
-      InstantiatedSlot slot;
-      slot.model = &model;
-      slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
-      slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
-      slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
-      // A rooted collective whose root rule leaves 0..N-1 at N has no root to replay (on a
-      // sub-communicator the root is a member's place, checked with the members).
-      if (model.rooted && !model.comm &&
-          (slot.root(0) == kNoPeer || slot.root(nprocs - 1) == kNoPeer)) {
-        throw std::domain_error(fmt::format("slot {} ({}): its root is outside 0..{} at N = {}",
-                                            slot_index, core::op_name(model.op), nprocs - 1,
-                                            nprocs));
-      }
-      slot.bytes =
-          bytes_at(model.bytes, nprocs, fmt::format("slot {} bytes", at.template_index), notes);
-      slot.rbytes = bytes_at(model.rbytes, nprocs,
-                             fmt::format("slot {} received bytes", at.template_index), notes);
-      if (model.comm) slot.comm = sub_communicator(model, at.template_index, slot.comm_root);
-      inst.slots.push_back(std::move(slot));
-    }
+    inst.slots = instantiate_slots(phase, notes);
   } catch (const std::domain_error& e) {
     throw std::domain_error(fmt::format("{}: {}", phase.name, e.what()));
   }
@@ -197,6 +269,27 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   return inst;
 }
 
+std::optional<core::Event> SltScaledTrace::slot_event(const InstantiatedSlot& slot,
+                                                      int rank) const {
+  const SlotModel& m = *slot.model;
+  core::Event e;
+  e.op = m.op;
+  if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
+  if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
+  if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) return std::nullopt;
+  if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
+  std::int64_t members = nprocs_;
+  if (m.comm) {
+    const std::vector<std::int64_t> mine = m.comm->members_of(rank, nprocs_);
+    members = static_cast<std::int64_t>(mine.size());
+    e.comm = slot.comm;
+    if (m.rooted)
+      e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
+  }
+  add_sides(e, m, slot.bytes, slot.rbytes, members, rank);
+  return e;
+}
+
 void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>& out) const {
   const InstantiatedPhase& inst = instantiated_.at(static_cast<std::size_t>(phase));
   if (!inst.model->pattern_modelled) {
@@ -208,11 +301,7 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
       model.layout.block
           ? inst.growing_order
           : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
-  // Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
-  // all of them, as the phases' bodies did in the runs (signature/repetition_units.hpp keeps
-  // each request in the repetition that completes it).
-  std::vector<core::RequestRecord> pending;
-  std::int64_t next_request = 0;
+  PendingRequests requests;
   const double compute = inst.compute_ns(rank);
   // Compute before a null communication (a border rank's missing neighbour) goes before the
   // next call the rank makes, or before its first one if none follows, so the repetition's
@@ -226,59 +315,16 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
           fmt::format("{}: its slot order names slot {}, which does not exist", model.name, s));
     }
     const InstantiatedSlot& slot = inst.slots[static_cast<std::size_t>(s)];
-    const SlotModel& m = *slot.model;
-    core::Event e;
-    e.op = m.op;
     unplaced += compute * inst.slot_shares[static_cast<std::size_t>(s)];
-    if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
-    if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
-    if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) continue;
-    e.burst_cpu = std::llround(unplaced);
+    std::optional<core::Event> e = slot_event(slot, rank);
+    if (!e) continue;
+    e->burst_cpu = std::llround(unplaced);
     unplaced = 0;
-    if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
-    std::int64_t members = nprocs_;
-    if (m.comm) {
-      const std::vector<std::int64_t> mine = m.comm->members_of(rank, nprocs_);
-      members = static_cast<std::int64_t>(mine.size());
-      e.comm = slot.comm;
-      if (m.rooted)
-        e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
+    if (!track_requests(*e, *slot.model, requests)) {
+      unplaced = static_cast<double>(e->burst_cpu);
+      continue;
     }
-    if (e.dst != core::kNone || !point_to_point(m.op)) {
-      e.tag = m.tag;
-      e.bytes = slot.bytes;
-    }
-    if (e.src != core::kNone || !point_to_point(m.op)) {
-      e.rtag = m.rtag;
-      e.rbytes = slot.rbytes;
-    }
-    if (m.bytes_per_member) e.bytes *= members;
-    if (m.rbytes_per_member) e.rbytes *= members;
-    // A rooted collective's fit is the root's side; the other ranks' side of a gather or a
-    // scatter is empty, as the tracer records it.
-    if (m.rooted && e.root != rank) {
-      if (gathers(m.op)) e.rbytes = 0;
-      if (scatters(m.op)) e.bytes = 0;
-    }
-    if (core::is_nonblocking(m.op) && point_to_point(m.op)) {
-      e.req = next_request++;
-      const bool send = e.dst != core::kNone;
-      pending.push_back(
-          {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
-    } else if (core::completes_one(m.op)) {
-      // As in the runs: a rank with no request pending makes no such call; the oldest pending
-      // one completes (for waitany and waitsome, which one came first in the run).
-      if (pending.empty()) {
-        unplaced = static_cast<double>(e.burst_cpu);
-        continue;
-      }
-      e.requests = {pending.front()};
-      pending.erase(pending.begin());
-    } else if (m.op == core::Op::Waitall) {
-      e.requests = std::move(pending);
-      pending.clear();
-    }
-    out.push_back(std::move(e));
+    out.push_back(std::move(*e));
   }
   if (unplaced > 0 && out.size() > first_out) out[first_out].burst_cpu += std::llround(unplaced);
 }

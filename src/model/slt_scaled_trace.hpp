@@ -3,6 +3,7 @@
 // compute are evaluated once for N, so each rank's events cost a few operations per event
 // and nothing is kept per rank.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,16 @@ class SltScaledTrace final : public core::ScaledTrace {
                       std::vector<core::Event>& out) const;
   // Phase k at N; throws std::domain_error naming the phase when it cannot be.
   InstantiatedPhase instantiate(const Slt& slt, std::size_t k, const InstantiateOptions& options);
+  // The phase's instruction groups at N, what their fits say beyond where they are trusted
+  // into `notes`; throws std::domain_error naming the phase where a fit goes negative.
+  std::vector<GroupCompute> group_computes(const PhaseCompute& compute, const PhaseModel& phase,
+                                           std::vector<std::string>& notes) const;
+  // A modelled phase's slots at N; throws std::domain_error where a rule or fit is undefined.
+  std::vector<InstantiatedSlot> instantiate_slots(const PhaseModel& phase,
+                                                  std::vector<std::string>& notes);
+  // Rank's event in one slot, requests aside; nothing where the slot is point-to-point and the
+  // rank has no peer in it (a null communication).
+  std::optional<core::Event> slot_event(const InstantiatedSlot& slot, int rank) const;
   // The id of a slot's sub-communicator at N, and its root's place among the members; throws
   // std::domain_error where the rule is undefined at N.
   std::int32_t sub_communicator(const SlotModel& slot, std::int64_t template_index,

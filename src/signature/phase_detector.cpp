@@ -41,6 +41,7 @@ class RankAnalysis {
     for (const auto& repetitions : repetition_units(segments, seq_, trace_)) {
       for (const std::vector<std::size_t>& units : repetitions) {
         std::vector<std::uint32_t> body;
+        body.reserve(units.size());
         for (std::size_t u : units) body.push_back(seq_.ids[u]);
         std::vector<std::size_t>& variants = by_body_[body];
         const std::size_t index = phase_for(variants, units);

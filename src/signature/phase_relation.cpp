@@ -40,33 +40,39 @@ struct RunEntry {
   std::int64_t events = 0;
 };
 
-// For each of `phases`, the index of the entry it is, or -1: the order-keeping pairing with
-// the highest total likeness (a weighted longest common subsequence).
-std::vector<std::int32_t> align(const std::vector<RunEntry>& entries,
-                                const std::vector<PhaseView>& phases) {
+double pair_likeness(const RunEntry& entry, const PhaseView& phase) {
+  return likeness(entry.view, phase, true).score();
+}
+
+// Too large an alignment to search: each phase takes its best-scoring entry after the one the
+// phase before it took.
+std::vector<std::int32_t> align_greedily(const std::vector<RunEntry>& entries,
+                                         const std::vector<PhaseView>& phases) {
+  std::vector<std::int32_t> match(phases.size(), -1);
+  std::size_t from = 0;
+  for (std::size_t j = 0; j < phases.size(); ++j) {
+    double best = 0;
+    for (std::size_t i = from; i < entries.size(); ++i) {
+      const double s = pair_likeness(entries[i], phases[j]);
+      if (s > best) {
+        best = s;
+        match[j] = static_cast<std::int32_t>(i);
+      }
+    }
+    if (match[j] >= 0) from = static_cast<std::size_t>(match[j]) + 1;
+  }
+  return match;
+}
+
+// The order-keeping pairing with the highest total likeness (a weighted longest common
+// subsequence).
+std::vector<std::int32_t> align_optimally(const std::vector<RunEntry>& entries,
+                                          const std::vector<PhaseView>& phases) {
   const std::size_t n = entries.size(), m = phases.size();
   std::vector<std::int32_t> match(m, -1);
-  auto score = [&](std::size_t i, std::size_t j) {
-    return likeness(entries[i].view, phases[j], true).score();
-  };
-  if (n * m > kMaxAlignmentCells) {
-    std::size_t from = 0;
-    for (std::size_t j = 0; j < m; ++j) {
-      double best = 0;
-      for (std::size_t i = from; i < n; ++i) {
-        const double s = score(i, j);
-        if (s > best) {
-          best = s;
-          match[j] = static_cast<std::int32_t>(i);
-        }
-      }
-      if (match[j] >= 0) from = static_cast<std::size_t>(match[j]) + 1;
-    }
-    return match;
-  }
   std::vector<std::vector<double>> pair(n, std::vector<double>(m));
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < m; ++j) pair[i][j] = score(i, j);
+    for (std::size_t j = 0; j < m; ++j) pair[i][j] = pair_likeness(entries[i], phases[j]);
   }
   // best[i][j]: most likeness aligning entries[i..) with phases[j..).
   std::vector<std::vector<double>> best(n + 1, std::vector<double>(m + 1, 0));
@@ -86,6 +92,13 @@ std::vector<std::int32_t> align(const std::vector<RunEntry>& entries,
     }
   }
   return match;
+}
+
+// For each of `phases`, the index of the entry it is, or -1.
+std::vector<std::int32_t> align(const std::vector<RunEntry>& entries,
+                                const std::vector<PhaseView>& phases) {
+  if (entries.size() * phases.size() > kMaxAlignmentCells) return align_greedily(entries, phases);
+  return align_optimally(entries, phases);
 }
 
 std::string rank_list(const std::vector<std::int32_t>& ranks) {
@@ -153,6 +166,7 @@ void relate_phases(Signature& sig) {
   for (const std::size_t r : richest_first) {
     std::vector<RankPhase>& phases = sig.ranks[r].phases;
     std::vector<PhaseView> views;
+    views.reserve(phases.size());
     for (const RankPhase& p : phases) views.push_back(view_of(p.events, p.weight));
     std::vector<std::int32_t> match = align(entries, views);
     std::size_t insert_at = 0;

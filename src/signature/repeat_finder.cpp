@@ -1,6 +1,7 @@
 #include "signature/repeat_finder.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <unordered_map>
 
@@ -45,8 +46,14 @@ class Finder {
   }
 
  private:
+  // Position i of the sequence. Positions never pass its size, which a vector keeps within
+  // ptrdiff_t, so the cast is exact.
+  std::vector<std::uint32_t>::const_iterator at(std::size_t i) const {
+    return seq_.begin() + static_cast<std::ptrdiff_t>(i);
+  }
+
   bool same(std::size_t a, std::size_t b, std::size_t len) const {
-    return std::equal(seq_.begin() + a, seq_.begin() + a + len, seq_.begin() + b);
+    return std::equal(at(a), at(a + len), at(b));
   }
 
   std::size_t count_repeats(std::size_t i, std::size_t period) const {
@@ -70,7 +77,7 @@ class Finder {
   }
 
   std::uint32_t loop_symbol(std::size_t i, const Run& run) {
-    std::vector<std::uint32_t> key(seq_.begin() + i, seq_.begin() + i + run.period);
+    std::vector<std::uint32_t> key(at(i), at(i + run.period));
     key.push_back(static_cast<std::uint32_t>(run.repeats));
     auto [it, inserted] = loops_.try_emplace(std::move(key), 0);
     if (inserted) {
@@ -81,7 +88,7 @@ class Finder {
       it->second = static_cast<std::uint32_t>(rep_length_.size());
       rep_length_.push_back(body);
       repeats_.push_back(run.repeats);
-      bodies_.emplace_back(seq_.begin() + i, seq_.begin() + i + run.period);
+      bodies_.emplace_back(at(i), at(i + run.period));
     }
     return it->second;
   }
@@ -117,7 +124,7 @@ class Finder {
       for (std::size_t j = i + 1; j < window; ++j) {
         Run rival = shortest_repeat(j, limit, run.period);
         if (rival.repeats >= 2 && rival.coverage() > run.coverage()) {
-          out.insert(out.end(), seq_.begin() + i, seq_.begin() + j);
+          out.insert(out.end(), at(i), at(j));
           i = j;
           run = rival;
           break;

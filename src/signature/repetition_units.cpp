@@ -63,12 +63,10 @@ bool same_calls(const std::vector<std::size_t>& a, const std::vector<std::size_t
                     [&](std::size_t x, std::size_t y) { return seq.ids[x] == seq.ids[y]; });
 }
 
-}  // namespace
-
-std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
-    const std::vector<Segment>& segments, const TokenSequence& seq, const core::RankTrace& trace) {
+// Every repetition of every segment, in trace order; `home` gets each unit's repetition.
+std::vector<Repetition> segment_repetitions(const std::vector<Segment>& segments,
+                                            std::vector<std::size_t>& home) {
   std::vector<Repetition> reps;
-  std::vector<std::size_t> home(seq.units.size(), 0);
   for (std::size_t s = 0; s < segments.size(); ++s) {
     const Segment& segment = segments[s];
     for (std::size_t k = 0; k < segment.repeats; ++k) {
@@ -81,6 +79,37 @@ std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
       reps.push_back(std::move(rep));
     }
   }
+  return reps;
+}
+
+// Whether the repetitions of segment s make the same calls with the units as they now stand.
+bool repetitions_agree(std::size_t s, const std::vector<Segment>& segments,
+                       const std::vector<Repetition>& reps,
+                       const std::vector<std::vector<std::size_t>>& units,
+                       const TokenSequence& seq) {
+  const auto first = static_cast<std::size_t>(
+      std::find_if(reps.begin(), reps.end(), [&](const Repetition& r) { return r.segment == s; }) -
+      reps.begin());
+  for (std::size_t t = first + 1; t < first + segments[s].repeats; ++t) {
+    if (!same_calls(units[first], units[t], seq)) return false;
+  }
+  return true;
+}
+
+// Segment s's units, and the units that would have moved into it, stay where they were.
+void keep_home(std::size_t s, const std::vector<Repetition>& reps,
+               const std::vector<std::size_t>& home, std::vector<std::size_t>& target) {
+  for (std::size_t u = 0; u < home.size(); ++u) {
+    if (reps[home[u]].segment == s || reps[target[u]].segment == s) target[u] = home[u];
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
+    const std::vector<Segment>& segments, const TokenSequence& seq, const core::RankTrace& trace) {
+  std::vector<std::size_t> home(seq.units.size(), 0);
+  const std::vector<Repetition> reps = segment_repetitions(segments, home);
   std::vector<std::size_t> target = targets(home, seq, trace);
   // A loop whose repetitions no longer agree keeps its units where they were, and so do the
   // units that would have moved into it; undoing one loop's moves can upset no other.
@@ -89,21 +118,13 @@ std::vector<std::vector<std::vector<std::size_t>>> repetition_units(
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t s = 0; s < segments.size(); ++s) {
-      if (undone[s] || segments[s].repeats < 2) continue;
-      const auto first = static_cast<std::size_t>(
-          std::find_if(reps.begin(), reps.end(),
-                       [&](const Repetition& r) { return r.segment == s; }) -
-          reps.begin());
-      bool agree = true;
-      for (std::size_t t = first + 1; t < first + segments[s].repeats && agree; ++t) {
-        agree = same_calls(units[first], units[t], seq);
+      if (undone[s] || segments[s].repeats < 2 ||
+          repetitions_agree(s, segments, reps, units, seq)) {
+        continue;
       }
-      if (agree) continue;
       undone[s] = true;
       changed = true;
-      for (std::size_t u = 0; u < home.size(); ++u) {
-        if (reps[home[u]].segment == s || reps[target[u]].segment == s) target[u] = home[u];
-      }
+      keep_home(s, reps, home, target);
       units = assemble(reps, home, target);
     }
   }
