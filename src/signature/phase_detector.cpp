@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -19,13 +20,6 @@ constexpr std::string_view kInstructionCounter = "PAPI_TOT_INS";
 // Added to both sizes before comparing them (see PhaseOptions::size_tolerance).
 constexpr double kSizeSlack = 4096;
 
-bool sizes_close(const RunningStats& sizes, double bytes, double tolerance) {
-  if (sizes.count() == 0) return true;
-  const double low = std::min(sizes.min(), bytes) + kSizeSlack;
-  const double high = std::max(sizes.max(), bytes) + kSizeSlack;
-  return high <= (1 + tolerance) * low;
-}
-
 class RankAnalysis {
  public:
   RankAnalysis(const core::RankTrace& trace, const PhaseOptions& options)
@@ -35,19 +29,18 @@ class RankAnalysis {
     if (it != names.end()) instruction_slot_ = static_cast<int>(it - names.begin());
   }
 
-  RankPhases run() {
+  RankPhases run(ExtractionRecord* record) {
     seq_ = tokenize(trace_, shapes_);
-    const std::vector<Segment> segments = extract_segments(seq_, trace_, options_.repeats);
-    for (const auto& repetitions : repetition_units(segments, seq_, trace_)) {
-      for (const std::vector<std::size_t>& units : repetitions) {
-        std::vector<std::uint32_t> body;
-        body.reserve(units.size());
-        for (std::size_t u : units) body.push_back(seq_.ids[u]);
-        std::vector<std::size_t>& variants = by_body_[body];
-        const std::size_t index = phase_for(variants, units);
-        add_repetition(phases_[index], units);
-        repetition_phase_.push_back(index);
-      }
+    const std::vector<Segment> segments =
+        extract_segments(seq_, trace_, shapes_, options_.repeats, options_.bodies, record);
+    std::vector<std::vector<std::size_t>> repetitions;
+    for (auto& segment : repetition_units(segments, seq_, trace_)) {
+      for (std::vector<std::size_t>& units : segment) repetitions.push_back(std::move(units));
+    }
+    const std::vector<std::size_t> phase_of = assign_phases(repetitions);
+    for (std::size_t k = 0; k < repetitions.size(); ++k) {
+      add_repetition(phases_[phase_of[k]], repetitions[k]);
+      repetition_phase_.push_back(phase_of[k]);
     }
     count_occurrences();
     return summarise();
@@ -70,34 +63,76 @@ class RankAnalysis {
         std::max<std::int64_t>(0, trace_.events[i].counters[instruction_slot_]));
   }
 
-  // The repetition made of `units` fits the phase when every call's sizes are close to the
-  // ones the phase has seen.
-  bool fits(const RankPhase& phase, const std::vector<std::size_t>& units) const {
-    for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-      const core::Event& e = trace_.events[seq_.units[units[s]].key];
-      if (!sizes_close(phase.slots[s].bytes, static_cast<double>(e.bytes),
-                       options_.size_tolerance) ||
-          !sizes_close(phase.slots[s].rbytes, static_cast<double>(e.rbytes),
-                       options_.size_tolerance)) {
-        return false;
+  // The size class of every repetition's call at `slot` (sent, then received): the sizes of
+  // all repetitions sorted, a new class wherever two neighbours are further apart than the
+  // tolerance. Sizes that spread evenly (ghost atoms, 0 bytes in the first step) stay one
+  // class however wide their range; levels that stand apart (a multigrid's) do not.
+  std::vector<std::size_t> size_classes(const std::vector<std::vector<std::size_t>>& repetitions,
+                                        const std::vector<std::size_t>& members, std::size_t slot,
+                                        bool received) const {
+    std::vector<double> sizes;
+    sizes.reserve(members.size());
+    for (std::size_t k : members) {
+      const core::Event& e = trace_.events[seq_.units[repetitions[k][slot]].key];
+      sizes.push_back(static_cast<double>(received ? e.rbytes : e.bytes));
+    }
+    std::vector<double> sorted = sizes;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<double> class_floor = {sorted.front()};
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+      if (sorted[i] + kSizeSlack > (1 + options_.size_tolerance) * (sorted[i - 1] + kSizeSlack)) {
+        class_floor.push_back(sorted[i]);
       }
     }
-    return true;
+    std::vector<std::size_t> classes;
+    classes.reserve(sizes.size());
+    for (double size : sizes) {
+      classes.push_back(static_cast<std::size_t>(
+          std::upper_bound(class_floor.begin(), class_floor.end(), size) - class_floor.begin()));
+    }
+    return classes;
   }
 
-  // The phase among this body's variants (same calls, other sizes) the repetition made of
-  // `units` fits, or a new one.
-  std::size_t phase_for(std::vector<std::size_t>& variants, const std::vector<std::size_t>& units) {
-    for (std::size_t index : variants) {
-      if (fits(phases_[index], units)) return index;
-    }
+  RankPhase new_phase(const std::vector<std::size_t>& units) const {
     RankPhase phase;
     phase.first_event = seq_.units[*std::min_element(units.begin(), units.end())].first;
     phase.slots.resize(units.size());
     for (std::size_t u : units) phase.events.push_back(seq_.tokens[seq_.ids[u]]);
-    phases_.push_back(std::move(phase));
-    variants.push_back(phases_.size() - 1);
-    return phases_.size() - 1;
+    return phase;
+  }
+
+  // The phase of each repetition: repetitions of one body (the same calls) are one phase per
+  // combination of their calls' size classes.
+  std::vector<std::size_t> assign_phases(const std::vector<std::vector<std::size_t>>& repetitions) {
+    std::unordered_map<std::vector<std::uint32_t>, std::vector<std::size_t>, SequenceHash> by_body;
+    std::vector<std::vector<std::uint32_t>> bodies;
+    for (std::size_t k = 0; k < repetitions.size(); ++k) {
+      std::vector<std::uint32_t> body;
+      body.reserve(repetitions[k].size());
+      for (std::size_t u : repetitions[k]) body.push_back(seq_.ids[u]);
+      auto [it, inserted] = by_body.try_emplace(body);
+      if (inserted) bodies.push_back(body);
+      it->second.push_back(k);
+    }
+    std::vector<std::size_t> phase_of(repetitions.size(), 0);
+    for (const std::vector<std::uint32_t>& body : bodies) {
+      const std::vector<std::size_t>& members = by_body.at(body);
+      std::vector<std::vector<std::size_t>> variant(members.size());
+      for (std::size_t slot = 0; slot < body.size(); ++slot) {
+        for (const bool received : {false, true}) {
+          const std::vector<std::size_t> classes =
+              size_classes(repetitions, members, slot, received);
+          for (std::size_t m = 0; m < members.size(); ++m) variant[m].push_back(classes[m]);
+        }
+      }
+      std::map<std::vector<std::size_t>, std::size_t> phase_of_variant;
+      for (std::size_t m = 0; m < members.size(); ++m) {
+        auto [it, inserted] = phase_of_variant.try_emplace(variant[m], phases_.size());
+        if (inserted) phases_.push_back(new_phase(repetitions[members[m]]));
+        phase_of[members[m]] = it->second;
+      }
+    }
+    return phase_of;
   }
 
   // A stretch is a run of consecutive repetitions of one phase.
@@ -196,14 +231,13 @@ class RankAnalysis {
   std::vector<RankPhase> phases_;
   // The phase of every repetition, in trace order.
   std::vector<std::size_t> repetition_phase_;
-  // Indexes into phases_ of the variants of each body (structure of one repetition).
-  std::unordered_map<std::vector<std::uint32_t>, std::vector<std::size_t>, SequenceHash> by_body_;
 };
 
 }  // namespace
 
-RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options) {
-  return RankAnalysis(trace, options).run();
+RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options,
+                         ExtractionRecord* record) {
+  return RankAnalysis(trace, options).run(record);
 }
 
 }  // namespace p3s::signature

@@ -1,29 +1,37 @@
 #pragma once
-// The per-rank phase analysis (EPAS): cuts one rank's events into phases on that rank alone,
-// weighs them and keeps the relevant ones.
+// The per-rank phase analysis (EPAS): cuts one rank's events into phases on that rank (with
+// what the run decided for all its ranks, see run_analysis.cpp), weighs them and keeps the
+// relevant ones.
 #include "core/event.hpp"
+#include "signature/phase_extraction.hpp"
 #include "signature/rank_phases.hpp"
 #include "signature/repeat_finder.hpp"
 
 namespace p3s::signature {
 
 struct PhaseOptions {
-  // Repetitions of the same calls are one phase when, call by call, their message sizes differ
-  // by at most this share: (largest + 4096) / (smallest + 4096) <= 1 + size_tolerance.
-  // Data-dependent sizes (ghost atoms, atoms leaving a subdomain, keys per bucket) stay one
-  // phase, with their spread recorded; the large levels of a multigrid cycle (4x apart) do not.
+  // Repetitions of the same calls are one phase unless, call by call, their message sizes
+  // fall into groups with a gap between them: sorted, two neighbours whose
+  // (larger + 4096) / (smaller + 4096) exceeds 1 + size_tolerance start a new group.
+  // Data-dependent sizes (ghost atoms, atoms leaving a subdomain, keys per bucket) spread
+  // without such a gap and stay one phase, with their spread recorded, however wide; the
+  // large levels of a multigrid cycle (4x apart) do not.
   // The 4 KiB keep small messages together whatever their ratio (0 and 1,320 atoms' bytes):
   // below it a message costs about a latency on any network.
   double size_tolerance = 0.5;
   // A phase is relevant when weight x PhaseET is at least this share of the rank's run.
   double threshold = 0.01;
   RepeatOptions repeats;
+  // What the run decided about bodies for all its ranks (run_analysis.cpp).
+  BodyDecisions bodies;
 };
 
 // Events are taken in trace order, which is the rank's logical order: EPAS numbers each
 // process's events on its own, one tick per event, without a global clock. Compute may differ
 // from one repetition of a phase to the next (a slow first iteration, noise, a rank sharing its
 // core); it is recorded as the phase's spread, not split into phases of its own.
-RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options = {});
+// `record`, when given, receives the decisions that depended on this rank's own timing.
+RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options = {},
+                         ExtractionRecord* record = nullptr);
 
 }  // namespace p3s::signature

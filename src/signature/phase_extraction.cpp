@@ -45,8 +45,15 @@ struct Found {
 
 class Extractor {
  public:
-  Extractor(const TokenSequence& seq, const core::RankTrace& trace, const RepeatOptions& options)
-      : seq_(seq), trace_(trace), options_(options), covered_(seq.ids.size(), false) {
+  Extractor(const TokenSequence& seq, const core::RankTrace& trace, const CommShapes& comms,
+            const RepeatOptions& options, const BodyDecisions& decisions, ExtractionRecord* record)
+      : seq_(seq),
+        trace_(trace),
+        comms_(comms),
+        options_(options),
+        decisions_(decisions),
+        record_(record),
+        covered_(seq.ids.size(), false) {
     time_prefix_.push_back(0);
     for (const TokenUnit& u : seq.units) {
       const double begin =
@@ -220,6 +227,33 @@ class Extractor {
     return candidates.front();
   }
 
+  BodyShape shape_of(const std::vector<std::uint32_t>& key) const {
+    BodyShape shape;
+    shape.reserve(key.size());
+    for (std::uint32_t id : key) {
+      const EventToken& t = seq_.tokens[id];
+      const std::size_t members = comms_.shapes()[static_cast<std::size_t>(t.comm)].members.size();
+      shape.push_back(static_cast<std::uint64_t>(t.op) << 32U | members);
+    }
+    std::rotate(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(least_rotation(shape)),
+                shape.end());
+    return shape;
+  }
+
+  // Whether the body found is cut out as a phase: it repeats like a loop and covers a share
+  // of the rank's units or of its time, or the run decided so for every rank. The time share
+  // alone is this rank's own measurement, so it is recorded for the run to settle.
+  bool worth_a_phase(const Found& f, double units, double time) const {
+    const bool loop_like = segments_.empty() || static_cast<double>(f.at.size()) >=
+                                                    kLoopLike * static_cast<double>(f.blocks);
+    if (!loop_like) return false;
+    if (static_cast<double>(f.units) >= kWorthAPhase * units) return true;
+    const BodyShape shape = shape_of(candidates_[f.candidate].key);
+    const bool by_time = f.time >= kWorthAPhase * time;
+    if (record_) (by_time ? record_->cut_for_time : record_->left_for_share).insert(shape);
+    return by_time || decisions_.cut_anyway.contains(shape);
+  }
+
   std::optional<Found> find(std::size_t c) const {
     const std::vector<std::uint32_t>& key = candidates_[c].key;
     const std::vector<std::size_t> at_key = search(key);
@@ -258,12 +292,7 @@ class Extractor {
     for (std::size_t c : order) {
       if (found.size() == kCandidates) break;
       std::optional<Found> f = find(c);
-      const bool worth = f &&
-                         (static_cast<double>(f->units) >= kWorthAPhase * units ||
-                          f->time >= kWorthAPhase * time) &&
-                         (segments_.empty() || static_cast<double>(f->at.size()) >=
-                                                   kLoopLike * static_cast<double>(f->blocks));
-      if (!worth) {
+      if (!f || !worth_a_phase(*f, units, time)) {
         candidates_[c].exhausted = true;
         continue;
       }
@@ -299,7 +328,10 @@ class Extractor {
 
   const TokenSequence& seq_;
   const core::RankTrace& trace_;
+  const CommShapes& comms_;
   const RepeatOptions& options_;
+  const BodyDecisions& decisions_;
+  ExtractionRecord* record_;
   std::vector<bool> covered_;
   std::vector<double> time_prefix_;  // time of units [0, i)
   std::vector<Candidate> candidates_;
@@ -308,14 +340,15 @@ class Extractor {
 
 }  // namespace
 
-std::size_t least_rotation(const std::vector<std::uint32_t>& s) {
+template <class Symbol>
+std::size_t least_rotation(const std::vector<Symbol>& s) {
   // Booth's algorithm: a failure function over the doubled sequence.
   const std::size_t n = s.size();
   if (n == 0) return 0;
   std::vector<std::ptrdiff_t> failure(2 * n, -1);
   std::size_t k = 0;
   for (std::size_t j = 1; j < 2 * n; ++j) {
-    const std::uint32_t c = s[j % n];
+    const Symbol c = s[j % n];
     std::ptrdiff_t i = failure[j - k - 1];
     while (i != -1 && c != s[(k + static_cast<std::size_t>(i) + 1) % n]) {
       if (c < s[(k + static_cast<std::size_t>(i) + 1) % n]) k = j - static_cast<std::size_t>(i) - 1;
@@ -331,9 +364,13 @@ std::size_t least_rotation(const std::vector<std::uint32_t>& s) {
   return k % n;
 }
 
+template std::size_t least_rotation(const std::vector<std::uint32_t>& s);
+template std::size_t least_rotation(const std::vector<std::uint64_t>& s);
+
 std::vector<Segment> extract_segments(const TokenSequence& seq, const core::RankTrace& trace,
-                                      const RepeatOptions& options) {
-  return Extractor(seq, trace, options).run();
+                                      const CommShapes& comms, const RepeatOptions& options,
+                                      const BodyDecisions& decisions, ExtractionRecord* record) {
+  return Extractor(seq, trace, comms, options, decisions, record).run();
 }
 
 }  // namespace p3s::signature

@@ -14,9 +14,12 @@
 //  - What is left between the bodies are one-off stretches (setup, a re-neighbouring step, an
 //    output step), phases of their own.
 #include <cstddef>
+#include <cstdint>
+#include <set>
 #include <vector>
 
 #include "core/event.hpp"
+#include "signature/comm_shapes.hpp"
 #include "signature/repeat_finder.hpp"
 #include "signature/token_sequence.hpp"
 
@@ -32,11 +35,31 @@ struct Segment {
   bool operator==(const Segment&) const = default;
 };
 
-// The segments tile the units of `seq` in order.
-std::vector<Segment> extract_segments(const TokenSequence& seq, const core::RankTrace& trace,
-                                      const RepeatOptions& options = {});
+// A body's calls as every rank sees them: per unit its operation and the size of its
+// communicator, from the least rotation. Ranks running the same loop give it the same shape
+// even where their (relative) peers differ, so a run can decide about it once for all ranks.
+using BodyShape = std::vector<std::uint64_t>;
 
-// The start of the lexicographically least rotation of `s`.
-std::size_t least_rotation(const std::vector<std::uint32_t>& s);
+// What the run has decided about bodies, and what one rank's extraction decided alone.
+struct BodyDecisions {
+  // Cut out as phases wherever they repeat like a loop, whatever their share of this rank.
+  std::set<BodyShape> cut_anyway;
+};
+struct ExtractionRecord {
+  std::set<BodyShape> cut_for_time;    // cut out for their share of this rank's time alone
+  std::set<BodyShape> left_for_share;  // loops left in one-off stretches for a share too small
+};
+
+// The segments tile the units of `seq` in order. `record`, when given, receives the
+// decisions that depended on this rank's own timing (see run_analysis.cpp).
+std::vector<Segment> extract_segments(const TokenSequence& seq, const core::RankTrace& trace,
+                                      const CommShapes& comms, const RepeatOptions& options = {},
+                                      const BodyDecisions& decisions = {},
+                                      ExtractionRecord* record = nullptr);
+
+// The start of the lexicographically least rotation of `s` (of std::uint32_t or
+// std::uint64_t symbols).
+template <class Symbol>
+std::size_t least_rotation(const std::vector<Symbol>& s);
 
 }  // namespace p3s::signature

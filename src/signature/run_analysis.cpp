@@ -5,6 +5,8 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <set>
 #include <thread>
 
 #include "core/format_error.hpp"
@@ -28,28 +30,20 @@ bool all_count_instructions(const Signature& sig) {
                                            [](const RankPhases& r) { return r.instructions; });
 }
 
-}  // namespace
-
-Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOptions& options) {
-  Signature sig;
-  sig.run_dir = run_dir.string();
-  sig.run = core::read_run_info(run_dir);
-  sig.threshold = options.phases.threshold;
-  sig.size_tolerance = options.phases.size_tolerance;
-  core::check_rank_files(run_dir, sig.run.nprocs);
-  sig.ranks.resize(sig.run.nprocs);
-
-  // Ranks are handed out in increasing order; after a failure the workers stop taking new
-  // ones, and the lowest failing rank is the one reported, so errors do not depend on timing.
-  std::atomic<int> next_rank{0};
+// Runs `analyse(rank)` for every rank of `ranks` on `workers` threads. Ranks are handed out
+// in increasing order; after a failure the workers stop taking new ones, and the lowest failing
+// rank is the one reported, so errors do not depend on timing.
+template <class Analyse>
+void for_each_rank(const std::vector<int>& ranks, int workers, Analyse analyse) {
+  std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex errors_mutex;
   std::map<int, std::exception_ptr> errors;
   auto work = [&] {
-    for (int rank = next_rank++; rank < sig.run.nprocs && !failed; rank = next_rank++) {
+    for (std::size_t k = next++; k < ranks.size() && !failed; k = next++) {
+      const int rank = ranks[k];
       try {
-        const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
-        sig.ranks[rank] = detect_phases(trace, options.phases);
+        analyse(rank);
       } catch (const core::FormatError& e) {
         std::lock_guard lock(errors_mutex);
         errors[rank] = std::make_exception_ptr(core::FormatError(
@@ -62,13 +56,53 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
       }
     }
   };
-  std::vector<std::thread> workers;
-  for (int w = 1; w < std::min(std::max(1, options.workers), sig.run.nprocs); ++w) {
-    workers.emplace_back(work);
-  }
+  std::vector<std::thread> threads;
+  const int count = static_cast<int>(ranks.size());
+  for (int w = 1; w < std::min(std::max(1, workers), count); ++w) threads.emplace_back(work);
   work();
-  for (std::thread& t : workers) t.join();
+  for (std::thread& t : threads) t.join();
   if (!errors.empty()) std::rethrow_exception(errors.begin()->second);
+}
+
+}  // namespace
+
+Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOptions& options) {
+  Signature sig;
+  sig.run_dir = run_dir.string();
+  sig.run = core::read_run_info(run_dir);
+  sig.threshold = options.phases.threshold;
+  sig.size_tolerance = options.phases.size_tolerance;
+  core::check_rank_files(run_dir, sig.run.nprocs);
+  sig.ranks.resize(sig.run.nprocs);
+
+  // Whether a short loop is a phase of its own may rest on its share of a rank's time, which
+  // differs from rank to rank (the ranks that wait for the one writing output). A rank's phases
+  // must be the same code on every rank, so the run decides once: a loop one rank cuts out for
+  // its time is cut out on every rank, and the ranks that left it in their one-off stretches
+  // are analysed again with that decision.
+  std::vector<ExtractionRecord> records(sig.ranks.size());
+  std::vector<int> ranks(sig.ranks.size());
+  std::iota(ranks.begin(), ranks.end(), 0);
+  for_each_rank(ranks, options.workers, [&](int rank) {
+    const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
+    sig.ranks[rank] = detect_phases(trace, options.phases, &records[rank]);
+  });
+  PhaseOptions agreed = options.phases;
+  for (const ExtractionRecord& r : records) {
+    agreed.bodies.cut_anyway.insert(r.cut_for_time.begin(), r.cut_for_time.end());
+  }
+  std::vector<int> again;
+  for (int rank : ranks) {
+    const std::set<BodyShape>& left = records[rank].left_for_share;
+    if (std::any_of(left.begin(), left.end(),
+                    [&](const BodyShape& b) { return agreed.bodies.cut_anyway.contains(b); })) {
+      again.push_back(rank);
+    }
+  }
+  for_each_rank(again, options.workers, [&](int rank) {
+    const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
+    sig.ranks[rank] = detect_phases(trace, agreed);
+  });
 
   sig.compute = all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
   relate_phases(sig);
