@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "signature/phase_detector.hpp"
@@ -229,6 +230,41 @@ TEST(PhaseDetector, SizesWithinTheToleranceAreOnePhaseWithTheirRange) {
   EXPECT_DOUBLE_EQ(loose.phases[0].slots[0].bytes.min(), 100'000);
   EXPECT_DOUBLE_EQ(loose.phases[0].slots[0].bytes.max(), 130'000);
   EXPECT_EQ(detect_phases(b.trace(), with(0.01, 0.2)).phases.size(), 2u);
+}
+
+TEST(PhaseDetector, SizesThatSpreadWithoutAGapStayOnePhaseHoweverWide) {
+  TraceBuilder b(0, 2);
+  // Atoms leaving a subdomain: none at the first re-neighbouring, then a few hundred bytes more
+  // each time, up to 9 KiB. Neighbours in size order are never 1.5x apart (with the 4 KiB
+  // slack), although the whole range is: one phase. Shuffled, so that the order in which
+  // the sizes come does not decide either.
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t s = 0; s <= 9'000; s += 600) sizes.push_back(s);
+  std::shuffle(sizes.begin(), sizes.end(), std::mt19937(7));
+  for (std::int64_t bytes : sizes) b.add(send(1, bytes), 1'000'000).add(recv(1, bytes), 10'000);
+  const RankPhases r = detect_phases(b.trace());
+  ASSERT_EQ(r.phases.size(), 1u);
+  EXPECT_EQ(r.phases[0].weight, static_cast<std::int64_t>(sizes.size()));
+  EXPECT_DOUBLE_EQ(r.phases[0].slots[0].bytes.min(), 0);
+  EXPECT_DOUBLE_EQ(r.phases[0].slots[0].bytes.max(), 9'000);
+}
+
+TEST(PhaseDetector, AGapInTheSizesSplitsWhereItIsWhateverTheOrder) {
+  TraceBuilder b(0, 2);
+  // Two groups, 1 KiB to 3 KiB and 60 KiB to 64 KiB, interleaved: the gap between 3 KiB and
+  // 60 KiB is the only place to split.
+  const std::int64_t sizes[] = {1'024, 61'440, 3'072, 65'536, 2'048, 60'000, 1'500, 63'000};
+  for (int round = 0; round < 3; ++round) {
+    for (std::int64_t bytes : sizes) b.add(send(1, bytes), 1'000'000).add(recv(1, bytes), 10'000);
+  }
+  const RankPhases r = detect_phases(b.trace(), with(0.0));
+  ASSERT_EQ(r.phases.size(), 2u);
+  for (const RankPhase& p : r.phases) {
+    EXPECT_EQ(p.weight, 12);
+    const bool small = p.slots[0].bytes.max() < 4'096;
+    EXPECT_DOUBLE_EQ(p.slots[0].bytes.min(), small ? 1'024 : 60'000);
+    EXPECT_DOUBLE_EQ(p.slots[0].bytes.max(), small ? 3'072 : 65'536);
+  }
 }
 
 TEST(PhaseDetector, LevelsFourTimesApartAreSeparatePhases) {
