@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <tuple>
 
 #include "model/integer_formula_fit.hpp"
@@ -66,6 +67,26 @@ bool repeats_between(const std::vector<std::vector<SlotCall>>& calls,
   return true;
 }
 
+// When every run but the smallest agrees, the smallest is the likely cause: a process grid
+// that is degenerate at small n (an extent of 1 or 2 makes an application skip or merge
+// exchanges).
+std::string smallest_run_hint(const std::vector<FormulaSample>& counts) {
+  if (counts.size() < 3) return "";
+  const auto smallest =
+      std::min_element(counts.begin(), counts.end(),
+                       [](const FormulaSample& a, const FormulaSample& b) { return a.n < b.n; });
+  const FormulaSample& other = smallest == counts.begin() ? counts.back() : counts.front();
+  const bool others_agree = std::all_of(counts.begin(), counts.end(), [&](const FormulaSample& c) {
+    return &c == &*smallest || c.value == other.value;
+  });
+  if (!others_agree || smallest->value == other.value) return "";
+  return fmt::format(
+      " (every run but the smallest, n = {}, agrees: the application may split its work "
+      "differently there, e.g. on a process grid with an extent of 1 or 2; leave that run out "
+      "of the training, or add runs at larger n)",
+      smallest->n);
+}
+
 // The layout with a block of the `period` calls that follow `before` in the longest run,
 // repeated as often as a formula in n says. Nothing, with `failure` saying why, when the
 // repetitions follow no formula.
@@ -97,8 +118,8 @@ std::optional<SlotLayout> block_layout(const Alignment& alignment,
     for (const FormulaSample& c : counts) seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
     failure = fmt::format(
         "the calls of one repetition change with n: a block of {} call(s) repeats {} times, "
-        "which follows no formula in n",
-        period, fmt::join(seen, "; "));
+        "which follows no formula in n{}",
+        period, fmt::join(seen, "; "), smallest_run_hint(counts));
     return std::nullopt;
   }
   return SlotLayout{

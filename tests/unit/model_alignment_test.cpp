@@ -12,6 +12,7 @@
 #include "model/logical_phases.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/phase_matching.hpp"
+#include "model/slot_templates.hpp"
 #include "model/slt_builder.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/trace_consistency.hpp"
@@ -415,6 +416,33 @@ TEST(PhaseMatching, AnOrderThatCrossesAnotherPairingIsNotAllowed) {
   ASSERT_EQ(families.size(), 2u);
   EXPECT_EQ(families[0].members[0]->phase, 0u);
   EXPECT_EQ(families[1].members[0]->phase, 1u);
+}
+
+// LAMMPS's timestep on a 1 x 2 x 2 grid (n = 4) swaps with 4 neighbours, on 2 x 2 x 2 and
+// larger with 6: a block of (irecv, send, wait) repeats 8 times at n = 4 and 12 times after.
+// No formula in n says that, and the failure names the one run that breaks the agreement.
+TEST(SlotTemplates, ABlockCountOnlyOneRunBreaksNamesThatRun) {
+  Alignment alignment;
+  for (const auto& [n, swaps] : {std::pair{4, 8}, {8, 12}, {12, 12}, {16, 12}}) {
+    AlignedRun run;
+    run.n = n;
+    for (int s = 0; s < swaps; ++s) {
+      for (const core::Op op : {core::Op::Irecv, core::Op::Send, core::Op::Wait}) {
+        signature::EventToken t;
+        t.op = op;
+        run.slot_events.push_back({t});
+      }
+    }
+    alignment.runs.push_back(run);
+  }
+  std::vector<std::string> failures;
+  EXPECT_FALSE(infer_slot_templates(alignment, failures));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("8 at n = 4; 12 at n = 8; 12 at n = 12; 12 at n = 16"),
+            std::string::npos)
+      << failures[0];
+  EXPECT_NE(failures[0].find("every run but the smallest, n = 4, agrees"), std::string::npos)
+      << failures[0];
 }
 
 }  // namespace
