@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "model/phase_alignment.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -27,14 +30,40 @@ Slt only_phase(const Slt& slt, std::size_t k) {
   return one;
 }
 
+using Call = std::tuple<core::Op, std::int64_t, std::int64_t>;  // operation, to, from
+
+// Where the model's calls of one rank first differ from the run's, in words; empty when they
+// are the same.
+std::string first_difference(const std::vector<Call>& run, const std::vector<Call>& model) {
+  if (run.size() != model.size()) {
+    return fmt::format("{} calls, the model {}", run.size(), model.size());
+  }
+  for (std::size_t i = 0; i < run.size(); ++i) {
+    if (run[i] == model[i]) continue;
+    const auto& [op, dst, src] = run[i];
+    const auto& [model_op, model_dst, model_src] = model[i];
+    return fmt::format("call {}: {} to {} from {}, the model {} to {} from {}", i,
+                       core::op_name(op), dst, src, core::op_name(model_op), model_dst, model_src);
+  }
+  return "";
+}
+
+bool same_calls_in_any_order(std::vector<Call> run, std::vector<Call> model) {
+  std::sort(run.begin(), run.end());
+  std::sort(model.begin(), model.end());
+  return run == model;
+}
+
 void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64_t n,
              HoldoutPhase& out) {
   double predicted_bytes = 0, actual_bytes = 0;
   double predicted_cpu = 0, actual_cpu = 0;
   double predicted_slowest = 0, actual_slowest = 0;
-  std::optional<std::int64_t> wrong_rank;
-  std::string difference;
+  // The first rank whose calls differ as a set, and the first whose calls differ only in
+  // order: a wrong peer anywhere makes the pattern wrong, whatever came before it.
+  std::optional<std::pair<std::int64_t, std::string>> wrong, reordered;
   std::vector<core::Event> events;
+  std::vector<Call> model_calls, run_calls;
   for (std::int64_t r = 0; r < n; ++r) {
     const LogicalRankPhase& rank = actual.ranks[static_cast<std::size_t>(r)];
     events.clear();
@@ -44,29 +73,32 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
     actual_cpu += rank.cpu_ns;
     predicted_slowest = std::max(predicted_slowest, cpu);
     actual_slowest = std::max(actual_slowest, rank.cpu_ns);
-    for (const core::Event& e : events) predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
-    for (const auto& t : rank.events) actual_bytes += static_cast<double>(t.bytes + t.rbytes);
-    if (wrong_rank) continue;
-    if (events.size() != rank.events.size()) {
-      wrong_rank = r;
-      difference = fmt::format("{} calls, the model {}", rank.events.size(), events.size());
-      continue;
+    model_calls.clear();
+    run_calls.clear();
+    for (const core::Event& e : events) {
+      predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
+      model_calls.emplace_back(e.op, e.dst, e.src);
     }
-    for (std::size_t i = 0; i < rank.events.size(); ++i) {
-      const auto& t = rank.events[i];
-      const std::int64_t dst = absolute_peer(t.dst, r, n);
-      const std::int64_t src = absolute_peer(t.src, r, n);
-      if (events[i].op == t.op && events[i].dst == dst && events[i].src == src) continue;
-      wrong_rank = r;
-      difference = fmt::format("call {}: {} to {} from {}, the model {} to {} from {}", i,
-                               core::op_name(t.op), dst, src, core::op_name(events[i].op),
-                               events[i].dst, events[i].src);
-      break;
+    for (const auto& t : rank.events) {
+      actual_bytes += static_cast<double>(t.bytes + t.rbytes);
+      run_calls.emplace_back(t.op, absolute_peer(t.dst, r, n), absolute_peer(t.src, r, n));
     }
+    if (wrong || run_calls == model_calls) continue;
+    auto& first = same_calls_in_any_order(run_calls, model_calls) ? reordered : wrong;
+    if (!first) first = {r, first_difference(run_calls, model_calls)};
   }
-  out.exact = !wrong_rank;
-  out.pattern = wrong_rank ? fmt::format("wrong (rank {})", *wrong_rank) : "exact";
-  out.difference = difference;
+  out.exact = !wrong && !reordered;
+  out.reordered = !wrong && reordered;
+  if (wrong) {
+    out.pattern = fmt::format("wrong (rank {})", wrong->first);
+    out.difference = wrong->second;
+  } else if (reordered) {
+    out.pattern = fmt::format("reordered (rank {})", reordered->first);
+    out.difference = reordered->second +
+                     "; every rank makes the run's calls with the run's peers, in another order";
+  } else {
+    out.pattern = "exact";
+  }
   out.volume_pct = error_pct(predicted_bytes, actual_bytes);
   out.weight_pct =
       error_pct(trace.phases().front().weight, static_cast<double>(actual.common_weight()));
@@ -115,22 +147,22 @@ HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
 
 std::string HoldoutCheck::text() const {
   std::string out = fmt::format("hold-out check at n = {}\n", n);
-  out += fmt::format("  {:<10} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9}\n", "phase", "share", "pattern",
+  out += fmt::format("  {:<10} {:>7} {:<18} {:>9} {:>9} {:>9} {:>9}\n", "phase", "share", "pattern",
                      "volume %", "weight %", "compute %", "slowest %");
   for (const HoldoutPhase& p : phases) {
     if (!p.difference.empty()) {
       out +=
-          fmt::format("  {:<10} {:>6.1f}% {:<16} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
+          fmt::format("  {:<10} {:>6.1f}% {:<18} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
                       p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
                       percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
       out += fmt::format("  {:<10}         first difference: {}\n", "", p.difference);
       continue;
     }
-    if (p.pattern.size() > 16) {
+    if (p.pattern.size() > 18) {
       out += fmt::format("  {:<10} {:>6.1f}% {}\n", p.name, 100 * p.share, p.pattern);
       continue;
     }
-    out += fmt::format("  {:<10} {:>6.1f}% {:<16} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
+    out += fmt::format("  {:<10} {:>6.1f}% {:<18} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
                        p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
                        percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
   }

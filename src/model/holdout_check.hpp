@@ -18,8 +18,11 @@ struct HoldoutPhase {
   std::optional<std::size_t> actual;  // the counterpart among the hold-out run's phases
   double share = 0;                   // of the hold-out run's time
   bool exact = false;                 // every rank's calls, peers and order as in the run
-  std::string pattern;                // "exact", "wrong (rank 3)", why it was not compared
-  std::string difference;             // where a wrong pattern first differs, in words
+  // Not exact, but every rank makes the run's calls with the run's peers in another order: the
+  // two neighbours of a dimension of extent 2 in every training run, whose order no run shows.
+  bool reordered = false;
+  std::string pattern;     // "exact", "reordered (rank 3)", "wrong (rank 3)", why not compared
+  std::string difference;  // where a wrong pattern first differs, in words
   // Errors of the prediction in % of the run's value; absent when not compared.
   std::optional<double> volume_pct;
   std::optional<double> weight_pct;

@@ -90,6 +90,33 @@ TEST(HoldoutCheck, OneRankWithAnotherPeerIsNamed) {
   EXPECT_EQ(check_against(holdout).phases[0].pattern, "wrong (rank 37)");
 }
 
+TEST(HoldoutCheck, TheRunsCallsInAnotherOrderAreReorderedNotExact) {
+  // Every rank of the hold-out sends before it receives: the same calls and peers as the
+  // model's, in another order.
+  LogicalRun holdout = ring_run(64);
+  for (LogicalRankPhase& rank : holdout.phases[0].ranks) {
+    std::swap(rank.events[0], rank.events[1]);
+  }
+  const HoldoutCheck check = check_against(holdout);
+  const HoldoutPhase& p = check.phases.at(0);
+  EXPECT_EQ(p.pattern, "reordered (rank 0)");
+  EXPECT_FALSE(p.exact);
+  EXPECT_TRUE(p.reordered);
+  EXPECT_NE(p.difference.find("call 0: isend to 1"), std::string::npos) << p.difference;
+  EXPECT_NE(p.difference.find("in another order"), std::string::npos) << p.difference;
+}
+
+TEST(HoldoutCheck, AnotherPeerAfterAReorderedRankIsWrongAndNamed) {
+  LogicalRun holdout = ring_run(64);
+  std::swap(holdout.phases[0].ranks[3].events[0], holdout.phases[0].ranks[3].events[1]);
+  holdout.phases[0].ranks[37].events[1].dst = 5;
+  const HoldoutCheck check = check_against(holdout);
+  const HoldoutPhase& p = check.phases.at(0);
+  EXPECT_EQ(p.pattern, "wrong (rank 37)");
+  EXPECT_FALSE(p.exact);
+  EXPECT_FALSE(p.reordered);
+}
+
 TEST(HoldoutCheck, VolumeAndWeightErrorsArePercentOfTheHoldout) {
   // The hold-out moves 81920 / 64 = 1280 bytes per message where the model says 1024, and
   // repeats 16 times where the model says 10: (1024 - 1280) / 1280 and (10 - 16) / 16.
