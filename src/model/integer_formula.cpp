@@ -122,6 +122,12 @@ std::string IntegerFormula::text() const {
   return out;
 }
 
+IntegerFormula negated(IntegerFormula f) {
+  f.constant = -f.constant;
+  for (FormulaTerm& t : f.terms) t.coefficient = -t.coefficient;
+  return f;
+}
+
 void to_json(nlohmann::json& out, const IntegerFormula& formula) {
   nlohmann::json terms = nlohmann::json::array();
   for (const FormulaTerm& t : formula.terms) {

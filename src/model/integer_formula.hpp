@@ -51,6 +51,9 @@ struct IntegerFormula {
   bool operator==(const IntegerFormula&) const = default;
 };
 
+// -f: every coefficient and the constant negated.
+IntegerFormula negated(IntegerFormula f);
+
 void to_json(nlohmann::json& out, const IntegerFormula& formula);
 void from_json(const nlohmann::json& in, IntegerFormula& formula);
 

@@ -137,6 +137,32 @@ std::string grid_text(const GridPeerRule& rule) {
 
 }  // namespace
 
+std::optional<PeerRule> inverse(const PeerRule& rule) {
+  PeerRule other = rule;
+  if (auto* shift = std::get_if<ShiftPeerRule>(&other.form)) {
+    shift->distance = negated(shift->distance);
+    return other;
+  }
+  if (auto* grid = std::get_if<GridPeerRule>(&other.form)) {
+    for (IntegerFormula& offset : grid->offset) offset = negated(offset);
+    return other;
+  }
+  if (std::holds_alternative<XorPeerRule>(other.form) ||
+      std::holds_alternative<NoPeerRule>(other.form)) {
+    return other;
+  }
+  if (auto* permutation = std::get_if<PermutationPeerRule>(&other.form)) {
+    Permutation& p = permutation->permutation;
+    if (p == Permutation::RotateLeft) {
+      p = Permutation::RotateRight;
+    } else if (p == Permutation::RotateRight) {
+      p = Permutation::RotateLeft;
+    }
+    return other;  // a mirror and a bit reversal are their own inverses
+  }
+  return std::nullopt;
+}
+
 PeerMap PeerRule::at(std::int64_t n, std::int64_t slot) const {
   PeerMap map = std::visit(
       Overloaded{

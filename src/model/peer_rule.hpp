@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -85,6 +86,11 @@ struct PeerRule {
 
   bool operator==(const PeerRule&) const = default;
 };
+
+// The rule of the other end: where `rule` gives rank r the peer p, its inverse gives p the
+// peer r (a shift or grid neighbour the other way; an exchange or a mirror is its own).
+// Nothing for a rule whose inverse is no rule of these forms (a root).
+std::optional<PeerRule> inverse(const PeerRule& rule);
 
 std::string_view permutation_name(Permutation permutation);
 Permutation permutation_from_name(std::string_view name);  // throws std::invalid_argument

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "model/slot_feeding.hpp"
+
 namespace p3s::model {
 namespace {
 
@@ -82,6 +84,23 @@ std::vector<PhasePeers> peers_in_role(const Alignment& alignment, const SlotTemp
   return peers;
 }
 
+// A receive takes what its feeding send slot sends: its sources are the inverse of that slot's
+// destinations. Where the runs leave a source undecided (the two neighbours of a dimension of
+// extent 2 are one rank), the inverse of the feeder's rule, which reproduces them as well,
+// becomes the rule, so that at larger n every message still has its receive.
+void sources_from_feeders(const Alignment& alignment, const SlotTemplates& templates,
+                          const PhaseModel& phase, SlotSequenceInference& sources) {
+  if (templates.layout.block || !phase.dst_rules) return;
+  const std::vector<std::optional<std::int32_t>> feeder =
+      feeding_slots(alignment.runs.back(), phase.dst_rules->rules.size());
+  for (std::size_t s = 0; s < feeder.size() && s < sources.slots.size(); ++s) {
+    if (!feeder[s] || !sources.slots[s].rule) continue;
+    const std::optional<PeerRule> from =
+        inverse(phase.dst_rules->rules[static_cast<std::size_t>(*feeder[s])]);
+    if (from) prefer_alternative(sources, s, *from);
+  }
+}
+
 }  // namespace
 
 bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates,
@@ -97,6 +116,7 @@ bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates
       failures.push_back(describe_failure(inference, role));
       return false;
     }
+    if (role == Role::Src) sources_from_feeders(alignment, templates, phase, inference);
     for (const std::string& note : inference.notes) {
       phase.notes.push_back(fmt::format("{}: {}", role_name(role), note));
     }

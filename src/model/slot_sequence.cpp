@@ -126,6 +126,63 @@ void choose_one_grid(std::vector<PeerRuleInference>& slots) {
   }
 }
 
+// `rule` with its offset negated in dimension `d`, when that changes it.
+std::optional<PeerRule> mirrored(const PeerRule& rule, std::size_t d) {
+  const auto* grid = std::get_if<GridPeerRule>(&rule.form);
+  if (!grid || d >= grid->offset.size()) return std::nullopt;
+  PeerRule mirror = rule;
+  IntegerFormula& offset = std::get<GridPeerRule>(mirror.form).offset[d];
+  offset = negated(offset);
+  if (mirror == rule) return std::nullopt;
+  return mirror;
+}
+
+bool has_alternative(const PeerRuleInference& slot, const PeerRule& rule) {
+  return std::find(slot.alternatives.begin(), slot.alternatives.end(), rule) !=
+         slot.alternatives.end();
+}
+
+void adopt(PeerRuleInference& slot, const PeerRule& rule) {
+  slot.alternatives.erase(std::find(slot.alternatives.begin(), slot.alternatives.end(), rule));
+  slot.alternatives.insert(slot.alternatives.begin(), rule);
+  slot.rule = rule;
+}
+
+// The dimension in which `slot`'s rule and its mirror both reproduce the runs: a dimension of
+// extent 2 in every training run, where the neighbour on either side is the same rank.
+std::optional<std::size_t> undecided_side(const PeerRuleInference& slot) {
+  const auto* grid = std::get_if<GridPeerRule>(&slot.rule->form);
+  if (!grid) return std::nullopt;
+  for (std::size_t d = 0; d < grid->offset.size(); ++d) {
+    const std::optional<PeerRule> mirror = mirrored(*slot.rule, d);
+    if (mirror && has_alternative(slot, *mirror)) return d;
+  }
+  return std::nullopt;
+}
+
+// Two slots the runs leave to the same grid neighbour, on a side they do not decide, are the
+// two sides of that dimension: a program that exchanges twice in a row with the one rank next
+// to it on a grid of extent 2 exchanges with one neighbour on each side once the grid is
+// larger. The later slot of each such pair takes the mirror, so that a larger n sees both
+// neighbours (in an order the runs cannot tell) rather than one of them twice.
+void split_undecided_sides(std::vector<PeerRuleInference>& slots) {
+  std::vector<bool> paired(slots.size(), false);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (paired[i] || !slots[i].rule) continue;
+    const std::optional<std::size_t> d = undecided_side(slots[i]);
+    if (!d) continue;
+    const PeerRule mirror = *mirrored(*slots[i].rule, *d);
+    for (std::size_t j = i + 1; j < slots.size(); ++j) {
+      if (paired[j] || slots[j].rule != slots[i].rule || !has_alternative(slots[j], mirror)) {
+        continue;
+      }
+      adopt(slots[j], mirror);
+      paired[i] = paired[j] = true;
+      break;
+    }
+  }
+}
+
 // The smallest n beyond the training runs, up to 16 times the largest, where two rules that
 // agree on every training run give some rank a different peer.
 std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
@@ -222,6 +279,14 @@ std::optional<std::string> undecided_note(const std::vector<PeerRuleInference>& 
 
 }  // namespace
 
+bool prefer_alternative(SlotSequenceInference& inference, std::size_t t, const PeerRule& rule) {
+  PeerRuleInference& slot = inference.slots.at(t);
+  if (!has_alternative(slot, rule)) return false;
+  adopt(slot, rule);
+  if (inference.model) inference.model->rules.at(t) = rule;
+  return true;
+}
+
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
                                           const PeerInferenceOptions& options) {
@@ -234,6 +299,7 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
   }
   if (!infer_template_rules(samples_by_template(runs, layout), layout, options, out)) return out;
   choose_one_grid(out.slots);
+  split_undecided_sides(out.slots);
   std::int64_t largest = 0;
   for (const PhasePeers& run : runs) largest = std::max(largest, run.n);
   if (std::optional<std::string> note = undecided_note(out.slots, largest)) {

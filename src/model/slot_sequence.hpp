@@ -78,6 +78,10 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
                                           const PeerInferenceOptions& options = {});
 
+// Makes `rule` template t's rule when it is one of its alternatives (it reproduces every run
+// too); false, changing nothing, when it is not.
+bool prefer_alternative(SlotSequenceInference& inference, std::size_t t, const PeerRule& rule);
+
 void to_json(nlohmann::json& out, const SlotSequenceModel& model);
 void from_json(const nlohmann::json& in, SlotSequenceModel& model);
 void to_json(nlohmann::json& out, const SlotLayout& layout);

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "model/scaling_model_search.hpp"
+#include "model/slot_feeding.hpp"
 
 namespace p3s::model {
 namespace {
@@ -213,70 +214,6 @@ bool fit_template_sizes(const Alignment& alignment, std::span<const PhaseRun> ph
   return true;
 }
 
-bool point_to_point(const EventToken& e) {
-  return core::op_kind(e.op) == core::OpKind::PointToPoint;
-}
-
-// A point-to-point send of one rank: its slot, tag and destination (a world rank).
-struct Sent {
-  std::int32_t slot;
-  std::int32_t tag;
-  std::int64_t to;
-};
-
-// Each rank's point-to-point sends, in the order it makes them.
-std::vector<std::vector<Sent>> sends_by_rank(const AlignedRun& run) {
-  const auto n = static_cast<std::size_t>(run.n);
-  std::vector<std::vector<Sent>> sends(n);
-  for (std::size_t r = 0; r < n; ++r) {
-    for (std::int32_t slot : run.order[r]) {
-      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (e && e->dst >= 0 && point_to_point(*e)) {
-        sends[r].push_back(
-            {slot, e->tag, absolute_peer(e->dst, static_cast<std::int64_t>(r), run.n)});
-      }
-    }
-  }
-  return sends;
-}
-
-// The slot of the k-th of `sends` that goes to rank `to` with `tag`, if there is one.
-std::optional<std::int32_t> kth_send(const std::vector<Sent>& sends, std::int64_t to,
-                                     std::int32_t tag, std::size_t k) {
-  std::size_t seen = 0;
-  for (const Sent& sent : sends) {
-    if (sent.to != to || sent.tag != tag) continue;
-    if (seen++ == k) return sent.slot;
-  }
-  return std::nullopt;
-}
-
-// Per slot, the send slot that feeds its receives on every rank, if one does.
-std::vector<std::optional<std::int32_t>> feeding_slots(const AlignedRun& run,
-                                                       std::size_t slot_count) {
-  const std::vector<std::vector<Sent>> sends = sends_by_rank(run);
-  std::vector<std::optional<std::int32_t>> feeder(slot_count);
-  std::vector<bool> mixed(slot_count, false);
-  for (std::size_t r = 0; r < sends.size(); ++r) {
-    std::map<std::pair<std::int64_t, std::int32_t>, std::size_t> taken;  // (peer, tag) -> count
-    for (std::int32_t slot : run.order[r]) {
-      const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (!e || e->src < 0 || !point_to_point(*e)) continue;
-      const std::int64_t from = absolute_peer(e->src, static_cast<std::int64_t>(r), run.n);
-      const std::size_t k = taken[{from, e->rtag}]++;
-      const std::optional<std::int32_t> source =
-          kth_send(sends[static_cast<std::size_t>(from)], static_cast<std::int64_t>(r), e->rtag, k);
-      const auto s = static_cast<std::size_t>(slot);
-      if (!source || (feeder[s] && *feeder[s] != *source)) mixed[s] = true;
-      feeder[s] = source;
-    }
-  }
-  for (std::size_t s = 0; s < slot_count; ++s) {
-    if (mixed[s]) feeder[s].reset();
-  }
-  return feeder;
-}
-
 }  // namespace
 
 bool fit_slot_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
@@ -308,7 +245,8 @@ bool fit_slot_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_
 
 void tie_receive_sizes(const AlignedRun& run, PhaseModel& phase) {
   if (phase.layout.block) return;
-  const std::vector<std::optional<std::int32_t>> feeder = feeding_slots(run, phase.slots.size());
+  std::vector<std::optional<std::int32_t>> feeder = feeding_slots(run, phase.slots.size());
+  decide_feeders_by_rules(phase, run.n, feeder);
   for (std::size_t s = 0; s < phase.slots.size(); ++s) {
     if (!feeder[s]) continue;
     const SlotModel& from = phase.slots[static_cast<std::size_t>(*feeder[s])];

@@ -33,7 +33,8 @@ HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& traini
   return out;
 }
 
-void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loop_share) {
+void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loop_share,
+                          Order order) {
   const model::HoldoutCheck check =
       model::check_holdout(held.built.slt, held.holdout, held.built.holdout_phase);
   ASSERT_EQ(check.phases.size(), held.built.slt.phases.size());
@@ -42,7 +43,8 @@ void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loo
   for (const model::HoldoutPhase& p : check.phases) {
     if (p.share < 0.01) continue;
     SCOPED_TRACE(p.name + "\n" + check.text());
-    EXPECT_TRUE(p.exact) << p.pattern << " " << p.difference;
+    EXPECT_TRUE(p.exact || (order == Order::Undecided && p.reordered))
+        << p.pattern << " " << p.difference;
     ASSERT_TRUE(p.volume_pct && p.weight_pct);
     EXPECT_LE(std::abs(*p.volume_pct), 2.0);
     EXPECT_EQ(*p.weight_pct, 0.0);

@@ -72,7 +72,7 @@ std::size_t loop_of(const model::Slt& slt, const StructureCase& c) {
   return found;
 }
 
-void expect_structure(const StructureCase& c, const Modelled& m) {
+void expect_structure(const StructureCase& c, const Modelled& m, Order order = Order::Decided) {
   const model::Slt& slt = m.held.built.slt;
   const std::size_t loop = loop_of(slt, c);
   ASSERT_LT(loop, slt.phases.size()) << "no phase repeats " << c.iterations << " times";
@@ -80,7 +80,7 @@ void expect_structure(const StructureCase& c, const Modelled& m) {
   const int big = 16 * c.training.back();
   EXPECT_EQ(std::lround(slt.phases[loop].weight.at(big)), c.iterations)
       << slt.phases[loop].weight.equation();
-  expect_holdout_exact(m.held, loop, c.loop_share);
+  expect_holdout_exact(m.held, loop, c.loop_share, order);
 
   const CommandResult generated =
       run_command({p3s_bin(), "generate", (m.work / "app.slt").string(), "-n", std::to_string(big),
@@ -150,6 +150,16 @@ TEST(ModelStructures, CollectivesOnRowAndColumnCommunicators) {
 // from rank to rank.
 TEST(ModelStructures, ThreeDimensionalGridStrongScalingUnevenFaces) {
   check_structure({"app_stencil3d", {"40", "30", "1"}, {8, 12, 16}, 30, 0.3});
+}
+
+// Swaps one at a time, each a receive from one side and a send to the other, on a periodic 3D
+// grid. The training grids (2x2x2, 3x2x2, 4x2x2) have two dimensions of extent 2, where both
+// sides are one rank; at 4x4x4 every rank must still make the run's calls with the run's
+// peers (their order within a dimension no training run shows), and at 16x every send must
+// meet its receive.
+TEST(ModelStructures, SwapsAcrossDimensionsOfExtentTwo) {
+  const StructureCase c{"app_swaps3d", {"16", "40"}, {8, 12, 16}, 40, 0.5};
+  expect_structure(c, model_structure(c), Order::Undecided);
 }
 
 // Every fourth rank computes three times as long: its class sets the pace.

@@ -9,6 +9,7 @@
 
 #include "model/integer_math.hpp"
 #include "model/peer_inference.hpp"
+#include "model/process_grid.hpp"
 #include "model/slot_sequence.hpp"
 
 namespace p3s::model {
@@ -318,6 +319,52 @@ TEST(SlotSequence, NamesTheSlotItCannotModel) {
   EXPECT_EQ(inference.reason.rfind("slot 1 is not modelled", 0), 0U) << inference.reason;
   ASSERT_EQ(inference.slots.size(), 2U);
   EXPECT_TRUE(inference.slots[0].modelled());
+}
+
+// A periodic MPI_Dims_create(n, 2) grid, row-major: the rank at (i, j + dj), wrapping.
+std::int64_t periodic_2d(std::int64_t r, std::int64_t n, std::int64_t dj) {
+  const std::vector<std::int64_t> dims = balanced_dims(n, 2);
+  const std::int64_t i = r / dims[1];
+  const std::int64_t j = ((r % dims[1]) + dj + dims[1]) % dims[1];
+  return i * dims[1] + j;
+}
+
+// Training grids 2 x 2, 3 x 2 and 4 x 2: the second dimension has extent 2 in every run, so its
+// neighbours on both sides are one rank and both slots go to it. At larger n they are the two
+// sides, one each: not one neighbour twice.
+TEST(SlotSequence, TwoSlotsToTheOneNeighbourOfAnExtentTwoDimensionAreItsTwoSides) {
+  std::vector<PhasePeers> phases;
+  for (std::int64_t n : {4, 6, 8}) {
+    PhasePeers phase{n, {{}, {}}};
+    for (std::int64_t r = 0; r < n; ++r) {
+      phase.slots[0].push_back(periodic_2d(r, n, -1));
+      phase.slots[1].push_back(periodic_2d(r, n, +1));
+    }
+    phases.push_back(std::move(phase));
+  }
+  const SlotSequenceInference inference = infer_slot_sequence(phases, SlotLayout{2, std::nullopt});
+  ASSERT_TRUE(inference.modelled()) << inference.reason;
+  const std::int64_t n = 36;  // 6 x 6
+  const PeerMap first = inference.model->rules[0].at(n, 0);
+  const PeerMap second = inference.model->rules[1].at(n, 1);
+  for (std::int64_t r = 0; r < n; ++r) {
+    std::vector<std::int64_t> model = {first(r), second(r)};
+    std::vector<std::int64_t> truth = {periodic_2d(r, n, -1), periodic_2d(r, n, +1)};
+    std::sort(model.begin(), model.end());
+    std::sort(truth.begin(), truth.end());
+    ASSERT_EQ(model, truth) << "rank " << r << ": " << inference.model->rules[0].text() << "; "
+                            << inference.model->rules[1].text();
+  }
+}
+
+TEST(PeerRule, TheInverseGivesEachPeerItsRank) {
+  const std::int64_t n = 36;
+  const PeerRule right =
+      infer_and_check({4, 6, 8, 12}, n, [](auto r, auto m) { return periodic_2d(r, m, +1); });
+  const std::optional<PeerRule> left = inverse(right);
+  ASSERT_TRUE(left);
+  const PeerMap to = right.at(n), from = left->at(n);
+  for (std::int64_t r = 0; r < n; ++r) EXPECT_EQ(from(to(r)), r) << left->text();
 }
 
 }  // namespace
