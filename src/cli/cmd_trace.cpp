@@ -97,6 +97,7 @@ int run_traced(const std::vector<std::string>& command, const fs::path& lib, con
     setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("P3S_TRACE_DIR", out.c_str(), 1);
     std::vector<char*> argv;
+    argv.reserve(command.size() + 1);
     for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());

@@ -309,6 +309,7 @@ class RankConverter {
   // Per-rank counts of a v-collective: exactly one per rank of the run.
   std::vector<std::int64_t> counts(const TiAction& a, std::size_t first, const char* what) const {
     std::vector<std::int64_t> values;
+    values.reserve(static_cast<std::size_t>(nprocs_));
     for (int r = 0; r < nprocs_; ++r)
       values.push_back(count(a, first + static_cast<std::size_t>(r), what));
     return values;
@@ -448,7 +449,7 @@ class RankConverter {
     p.source_unknown = source_unknown;
     p.record = sending ? core::RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
                        : core::RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
-    requests_.add(std::move(p));
+    requests_.add(p);
   }
 
   TiRequestKey named_request(const TiAction& a, const TiActionSpec& spec) const {
@@ -622,7 +623,7 @@ class RankConverter {
       p.collective = true;
       p.record = {e.req, true, core::kNone, core::kNone,
                   e.bytes};  // as p3s traces a collective request
-      requests_.add(std::move(p));
+      requests_.add(p);
     }
   }
 
