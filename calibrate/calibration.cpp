@@ -84,16 +84,22 @@ struct EagerSplit {
   std::size_t contradictions = 0;  // sizes on the wrong side of the split
 };
 
-// MPI_Send's sender time against the ping-pong's: small (it only hands the message over) below
-// the threshold, the whole transfer (ratio near 1) above. The split is the best step function
-// of that ratio over the sizes.
-std::optional<EagerSplit> find_eager_split(const KindSeries& s) {
+// Per size measured by both: MPI_Send's sender time over the ping-pong's.
+std::vector<std::pair<std::int64_t, double>> send_ratios(const KindSeries& s) {
   std::vector<std::pair<std::int64_t, double>> ratio;
   for (const SizePoint& p : s.send_overhead.points()) {
     const std::optional<double> pp = s.pingpong.at(p.bytes);
     // Clamped: a burst the OS interrupted must not pull the step towards itself.
     if (pp && *pp > 0) ratio.emplace_back(p.bytes, std::min(p.seconds / *pp, 1.2));
   }
+  return ratio;
+}
+
+// MPI_Send's sender time against the ping-pong's: small (it only hands the message over) below
+// the threshold, the whole transfer (ratio near 1) above. The split is the best step function
+// of that ratio over the sizes.
+std::optional<EagerSplit> find_eager_split(const KindSeries& s) {
+  const std::vector<std::pair<std::int64_t, double>> ratio = send_ratios(s);
   if (ratio.size() < kMinSizes) return std::nullopt;
   const std::size_t m = ratio.size();
   auto mean = [&](std::size_t from, std::size_t to) {
@@ -366,45 +372,54 @@ void check_sharing(const Measurements& m, const KindSeries& single, LinkKind lin
   }
 }
 
+// The transfer segment a message size falls in.
+std::size_t segment_of(const std::vector<TransferSegment>& segments, std::int64_t bytes) {
+  std::size_t k = 0;
+  for (std::size_t i = 1; i < segments.size(); ++i) {
+    if (bytes + kEnvelopeBytes > segments[i].above) k = i;
+  }
+  return k;
+}
+
+// R^2 and errors of the comparisons `in` (one segment's, by size), measured against modelled.
+SegmentQuality quality_of(const std::vector<const Comparison*>& in) {
+  SegmentQuality q;
+  q.first_bytes = in.front()->bytes;
+  q.last_bytes = in.back()->bytes;
+  q.points = in.size();
+  double mean = 0;
+  for (const Comparison* cmp : in) mean += cmp->measured;
+  mean /= static_cast<double>(in.size());
+  double ss_res = 0, ss_tot = 0;
+  for (const Comparison* cmp : in) {
+    ss_res += (cmp->measured - cmp->modelled) * (cmp->measured - cmp->modelled);
+    ss_tot += (cmp->measured - mean) * (cmp->measured - mean);
+    const double e = std::fabs(cmp->error);
+    q.mean_error += e / static_cast<double>(in.size());
+    if (e >= q.max_error) q.max_error = e, q.max_error_bytes = cmp->bytes;
+  }
+  q.r_squared = ss_tot > 0 ? 1 - ss_res / ss_tot : (ss_res == 0 ? 1 : 0);
+  return q;
+}
+
 // R^2 and errors per transfer segment of `test`'s single-pair comparisons (the ping-pongs; an
 // application's messages when they are all there is).
 void segment_quality(Calibration& c, Test test) {
   const auto& segments = c.transfer_segments;
-  auto segment_of = [&](std::int64_t bytes) {
-    std::size_t k = 0;
-    for (std::size_t i = 1; i < segments.size(); ++i) {
-      if (bytes + kEnvelopeBytes > segments[i].above) k = i;
-    }
-    return k;
-  };
   for (LinkKind link : kLinkKinds) {
     if (!c.covered(link).measured) continue;
     for (std::size_t k = 0; k < segments.size(); ++k) {
       std::vector<const Comparison*> in;
       for (const Comparison& cmp : c.comparisons) {
-        if (cmp.link == link && cmp.test == test && cmp.pairs == 1 && segment_of(cmp.bytes) == k) {
+        if (cmp.link == link && cmp.test == test && cmp.pairs == 1 &&
+            segment_of(segments, cmp.bytes) == k) {
           in.push_back(&cmp);
         }
       }
       if (in.empty()) continue;
-      SegmentQuality q;
+      SegmentQuality q = quality_of(in);
       q.link = link;
       q.segment = k;
-      q.first_bytes = in.front()->bytes;
-      q.last_bytes = in.back()->bytes;
-      q.points = in.size();
-      double mean = 0;
-      for (const Comparison* cmp : in) mean += cmp->measured;
-      mean /= static_cast<double>(in.size());
-      double ss_res = 0, ss_tot = 0;
-      for (const Comparison* cmp : in) {
-        ss_res += (cmp->measured - cmp->modelled) * (cmp->measured - cmp->modelled);
-        ss_tot += (cmp->measured - mean) * (cmp->measured - mean);
-        const double e = std::fabs(cmp->error);
-        q.mean_error += e / static_cast<double>(in.size());
-        if (e >= q.max_error) q.max_error = e, q.max_error_bytes = cmp->bytes;
-      }
-      q.r_squared = ss_tot > 0 ? 1 - ss_res / ss_tot : (ss_res == 0 ? 1 : 0);
       c.segments.push_back(q);
     }
   }
@@ -552,6 +567,255 @@ Calibration calibrate_from_app_messages(const Measurements& m) {
   return c;
 }
 
+// ---------------------------------------------------------------- the benchmark's fit, step by
+// step
+
+// Each link kind's coverage, with a warning for a kind measured at too few sizes to fit; throws
+// when no kind can be fitted.
+void cover_links(const std::array<KindSeries, 2>& series, Calibration& c) {
+  std::optional<std::int64_t> lone_size;
+  for (LinkKind link : kLinkKinds) {
+    const SizeSeries& pp = series[index(link)].pingpong;
+    LinkCoverage& cov = c.coverage[index(link)];
+    cov = coverage_of(pp);
+    if (pp.empty()) continue;
+    cov.measured = pp.size() >= kMinSizes;
+    if (pp.size() == 1) lone_size = cov.min_bytes;
+    if (!cov.measured) {
+      c.warnings.push_back(
+          {"too-few-sizes",
+           fmt::format("{} ping-pongs were measured at {} size(s) only ({} to {}): at least {} "
+                       "are needed to tell latency from bandwidth; {} messages are not fitted",
+                       link_name(link), pp.size(), bytes_text(cov.min_bytes),
+                       bytes_text(cov.max_bytes), kMinSizes, link_name(link))});
+    }
+  }
+  if (!c.covered(LinkKind::SameNode).measured && !c.covered(LinkKind::CrossNode).measured) {
+    if (lone_size) {
+      throw CalibrationError(fmt::format(
+          "only one message size ({}) was measured: latency and bandwidth cannot be told apart "
+          "(the benchmark measures 0 B to 16 MiB; --max-bytes sets the largest)",
+          bytes_text(*lone_size)));
+    }
+    throw CalibrationError(
+        fmt::format("no link kind has ping-pongs at {} sizes or more: nothing to fit", kMinSizes));
+  }
+}
+
+// A warning for each link kind with no measurement at all.
+void warn_unmeasured_links(Calibration& c) {
+  for (LinkKind link : kLinkKinds) {
+    if (c.covered(link).measured || c.covered(link).sizes != 0) continue;
+    c.warnings.push_back(
+        {link == LinkKind::CrossNode ? "no-cross-node" : "no-same-node",
+         fmt::format("no {} measurements (the benchmark needs {}): the platform's {} is not "
+                     "calibrated",
+                     link_name(link),
+                     link == LinkKind::CrossNode ? "ranks on two nodes" : "two ranks on one node",
+                     link == LinkKind::CrossNode ? "network between hosts" : "loopback")});
+  }
+}
+
+// What the eager split tells that the platform cannot say exactly.
+void warn_eager_split(const EagerSplit& split, Calibration& c) {
+  if (split.kind == EagerSplit::Kind::AllEager) {
+    c.warnings.push_back(
+        {"eager-above-range",
+         fmt::format("every measured size up to {} was sent eagerly: the threshold is above "
+                     "the measurements; written as {} B, so larger messages are assumed to "
+                     "go by rendezvous",
+                     bytes_text(split.threshold - 1), split.threshold)});
+  } else if (split.kind == EagerSplit::Kind::AllRendezvous) {
+    c.warnings.push_back(
+        {"no-eager", fmt::format("no measured size was sent eagerly (from {} up): the eager "
+                                 "threshold is written as {} B",
+                                 bytes_text(split.threshold), split.threshold)});
+  } else if (split.contradictions > 0) {
+    c.warnings.push_back(
+        {"eager-contradictions",
+         fmt::format("{} message sizes behave like the other side of the eager threshold "
+                     "({} B): noise, or a protocol SMPI does not have",
+                     split.contradictions, split.threshold)});
+  }
+}
+
+// SMPI's MPI_Ssend costs smpi/os more than an eager MPI_Send's transfer and smpi/or less: it
+// is faster. Where it is clearly slower, the system synchronises (a handshake SMPI does not
+// model) and the MPI_Send - MPI_Ssend difference says nothing about smpi/or.
+bool ssend_handshake(const KindSeries& primary, Calibration& c) {
+  std::vector<double> send_minus_ssend;
+  for (const SizePoint& p : primary.pingpong.points()) {
+    const std::optional<double> ss = primary.ssend.at(p.bytes);
+    if (c.model.eager(p.bytes) && ss) send_minus_ssend.push_back((p.seconds - *ss) / p.seconds);
+  }
+  const bool handshake = !send_minus_ssend.empty() && median(send_minus_ssend) < -0.1;
+  if (handshake) {
+    c.warnings.push_back(
+        {"ssend-handshake",
+         fmt::format("MPI_Ssend ping-pongs are {:.0f} % slower than MPI_Send ones below the "
+                     "eager threshold: a handshake SMPI does not model; smpi/or cannot be told "
+                     "from the transfer and is set to none, smpi/os above the threshold "
+                     "continues the eager sizes' fit",
+                     -100 * median(send_minus_ssend))});
+  }
+  return handshake;
+}
+
+// smpi/os, smpi/or and smpi/ois from the overhead tests and the ping-pong differences, each
+// size on the side of the eager threshold it is.
+void fit_overheads(const KindSeries& primary, bool handshake, double noise, Calibration& c) {
+  std::vector<FitPoint> os, or_, ois;
+  for (const SizePoint& p : primary.pingpong.points()) {
+    const std::int64_t b = p.bytes;
+    const std::optional<double> ss = primary.ssend.at(b), so = primary.send_overhead.at(b),
+                                io = primary.isend_overhead.at(b),
+                                ip = primary.isend_pingpong.at(b);
+    if (c.model.eager(b)) {
+      if (so) add_point(os, primary, b, *so);
+      if (ss && !handshake) add_point(or_, primary, b, p.seconds - *ss);
+    } else if (ss && !handshake) {
+      add_point(os, primary, b, *ss - p.seconds);
+    }
+    if (io) {
+      add_point(ois, primary, b, *io);
+    } else if (ip && !c.model.eager(b) && !primary.isend_overhead.empty() &&
+               b > primary.isend_overhead.points().back().bytes) {
+      add_point(ois, primary, b, *ip - p.seconds);
+    }
+  }
+  c.model.send = fit_overhead(os, noise);
+  c.model.receive = fit_overhead(or_, noise);
+  c.model.isend = fit_overhead(ois, noise);
+}
+
+// The eager threshold and the overheads, from the primary kind; whether MPI_Ssend shows a
+// handshake.
+bool fit_eager_and_overheads(const KindSeries& primary, double noise, Calibration& c) {
+  const std::optional<EagerSplit> split =
+      primary.has_overhead_tests() ? find_eager_split(primary) : std::nullopt;
+  c.overheads_measured = split.has_value();
+  if (!split) {
+    c.warnings.push_back(
+        {"no-overhead-tests",
+         fmt::format("no send-overhead and pingpong-ssend measurements of {} messages: smpi/os, "
+                     "smpi/or, smpi/ois are left at none and the eager threshold at SMPI's "
+                     "{} B; the ping-pong times are fitted as transfers",
+                     link_name(c.primary), c.model.eager_threshold)});
+    return false;
+  }
+  c.model.eager_threshold = split->threshold;
+  warn_eager_split(*split, c);
+  const bool handshake = ssend_handshake(primary, c);
+  fit_overheads(primary, handshake, noise, c);
+  return handshake;
+}
+
+// The transfer time of the primary kind: segments, then latency, bandwidth and factors.
+void fit_primary_transfer(const KindSeries& primary, double noise, bool own_overheads,
+                          Calibration& c) {
+  std::size_t dropped = 0;
+  const std::vector<FitPoint> points =
+      sorted_unique(transfer_points(primary, c.model, own_overheads, dropped));
+  if (dropped > 0) {
+    c.warnings.push_back(
+        {"non-positive-transfer",
+         fmt::format("{} {} sizes left no time for the transfer once the overheads were taken "
+                     "off (noise): they are not fitted",
+                     dropped, link_name(c.primary))});
+  }
+  if (points.size() < kMinSizes) {
+    throw CalibrationError(
+        fmt::format("{} sizes of {} messages have a positive transfer time: "
+                    "at least {} are needed",
+                    points.size(), link_name(c.primary), kMinSizes));
+  }
+  if (points.back().x < kMinSegmentSpan * points.front().x) {
+    throw CalibrationError(fmt::format(
+        "the {} sizes measured ({} to {}) are too close together to tell latency from bandwidth",
+        link_name(c.primary),
+        bytes_text(static_cast<std::int64_t>(points.front().x) - kEnvelopeBytes),
+        bytes_text(static_cast<std::int64_t>(points.back().x) - kEnvelopeBytes)));
+  }
+  SegmentedFit fit =
+      fit_segments_auto(points, kMaxTransferSegments, kMinSegmentPoints, noise, kMinSegmentSpan);
+  borrow_slopes(points, fit, c.warnings);
+  Route& primary_route = c.primary == LinkKind::CrossNode ? c.model.cross_node : c.model.same_node;
+  set_factors(points, fit, c, primary_route);
+}
+
+// The other kind: its own latency and bandwidth under the same factors.
+void fit_other_route(const KindSeries& s, LinkKind other, bool own_overheads, Calibration& c) {
+  std::size_t other_dropped = 0;
+  const std::vector<FitPoint> other_points =
+      sorted_unique(transfer_points(s, c.model, own_overheads, other_dropped));
+  if (other_points.size() < kMinSizes) {
+    throw CalibrationError(
+        fmt::format("{} sizes of {} messages have a positive transfer "
+                    "time: at least {} are needed",
+                    other_points.size(), link_name(other), kMinSizes));
+  }
+  (other == LinkKind::CrossNode ? c.model.cross_node : c.model.same_node) =
+      fit_route(other_points, c.model);
+  if (!c.overheads_measured || !s.has_overhead_tests()) return;
+  const std::optional<EagerSplit> other_split = find_eager_split(s);
+  if (other_split && other_split->threshold != c.model.eager_threshold) {
+    c.warnings.push_back(
+        {"eager-differs",
+         fmt::format("{} messages switch to rendezvous at {} B, {} messages at {} B; SMPI "
+                     "has one threshold: the platform uses {} B",
+                     link_name(other), other_split->threshold, link_name(c.primary),
+                     c.model.eager_threshold, c.model.eager_threshold)});
+  }
+}
+
+void warn_tcp_gamma(LinkKind link, Calibration& c) {
+  const Route& r = c.model.route(link);
+  if (r.latency > 0 && kTcpGamma / (2 * r.latency) < r.bandwidth) {
+    c.warnings.push_back(
+        {"tcp-gamma", fmt::format("SimGrid caps a flow at network/TCP-gamma / (2 x latency) = "
+                                  "{:.3g} B/s, below the {} bandwidth {:.3g} B/s",
+                                  kTcpGamma / (2 * r.latency), link_name(link), r.bandwidth)});
+  }
+}
+
+// Whether the other kind's ping-pongs follow the size factors fitted to the primary's.
+void check_shape(LinkKind other, Calibration& c) {
+  double worst = 0;
+  std::int64_t where = 0;
+  for (const Comparison& cmp : c.comparisons) {
+    if (cmp.link == other && cmp.test == Test::PingPong && cmp.pairs == 1 &&
+        std::fabs(cmp.error) > worst) {
+      worst = std::fabs(cmp.error), where = cmp.bytes;
+    }
+  }
+  if (worst > std::max(0.05, 3 * c.covered(other).noise)) {
+    c.warnings.push_back(
+        {"shape-differs",
+         fmt::format("{} ping-pongs do not follow the size factors fitted to {} messages (SMPI "
+                     "applies one set to every link): up to {:.1f} % off, at {}",
+                     link_name(other), link_name(c.primary), 100 * worst, bytes_text(where))});
+  }
+}
+
+// The sizes beyond the measurements, where the platform extrapolates.
+void note_extrapolated_sizes(const KindSeries& primary, Calibration& c) {
+  for (LinkKind link : kLinkKinds) {
+    const LinkCoverage& cov = c.covered(link);
+    if (!cov.measured) continue;
+    c.extrapolated.push_back(
+        fmt::format("{} messages were measured from {} to {}; larger ones take the last "
+                    "segment's factors (extrapolated)",
+                    link_name(link), bytes_text(cov.min_bytes), bytes_text(cov.max_bytes)));
+  }
+  if (c.overheads_measured && !primary.isend_overhead.empty() &&
+      primary.isend_overhead.points().back().bytes < c.covered(c.primary).max_bytes) {
+    c.extrapolated.push_back(fmt::format(
+        "the overhead bursts stop at {}: smpi/ois above comes from the pingpong-isend minus "
+        "pingpong difference",
+        bytes_text(primary.isend_overhead.points().back().bytes)));
+  }
+}
+
 }  // namespace
 
 // What the platform says of ranks that share cores, and how far to trust it.
@@ -588,44 +852,9 @@ Calibration calibrate(const Measurements& m) {
   c.simulated = m.simulated;
   const std::array<KindSeries, 2> series = {KindSeries(m.messages, LinkKind::SameNode),
                                             KindSeries(m.messages, LinkKind::CrossNode)};
-  std::optional<std::int64_t> lone_size;
-  for (LinkKind link : kLinkKinds) {
-    const SizeSeries& pp = series[index(link)].pingpong;
-    LinkCoverage& cov = c.coverage[index(link)];
-    cov = coverage_of(pp);
-    if (pp.empty()) continue;
-    cov.measured = pp.size() >= kMinSizes;
-    if (pp.size() == 1) lone_size = cov.min_bytes;
-    if (!cov.measured) {
-      c.warnings.push_back(
-          {"too-few-sizes",
-           fmt::format("{} ping-pongs were measured at {} size(s) only ({} to {}): at least {} "
-                       "are needed to tell latency from bandwidth; {} messages are not fitted",
-                       link_name(link), pp.size(), bytes_text(cov.min_bytes),
-                       bytes_text(cov.max_bytes), kMinSizes, link_name(link))});
-    }
-  }
-  if (!c.covered(LinkKind::SameNode).measured && !c.covered(LinkKind::CrossNode).measured) {
-    if (lone_size) {
-      throw CalibrationError(fmt::format(
-          "only one message size ({}) was measured: latency and bandwidth cannot be told apart "
-          "(the benchmark measures 0 B to 16 MiB; --max-bytes sets the largest)",
-          bytes_text(*lone_size)));
-    }
-    throw CalibrationError(
-        fmt::format("no link kind has ping-pongs at {} sizes or more: nothing to fit", kMinSizes));
-  }
+  cover_links(series, c);
   c.primary = c.covered(LinkKind::CrossNode).measured ? LinkKind::CrossNode : LinkKind::SameNode;
-  for (LinkKind link : kLinkKinds) {
-    if (c.covered(link).measured || c.covered(link).sizes != 0) continue;
-    c.warnings.push_back(
-        {link == LinkKind::CrossNode ? "no-cross-node" : "no-same-node",
-         fmt::format("no {} measurements (the benchmark needs {}): the platform's {} is not "
-                     "calibrated",
-                     link_name(link),
-                     link == LinkKind::CrossNode ? "ranks on two nodes" : "two ranks on one node",
-                     link == LinkKind::CrossNode ? "network between hosts" : "loopback")});
-  }
+  warn_unmeasured_links(c);
 
   const KindSeries& primary = series[index(c.primary)];
   const LinkCoverage& pcov = c.covered(c.primary);
@@ -638,170 +867,21 @@ Calibration calibrate(const Measurements& m) {
                                                link_name(c.primary), 100 * pcov.noise)});
   }
 
-  // Eager threshold and overheads, from the primary kind.
-  const std::optional<EagerSplit> split =
-      primary.has_overhead_tests() ? find_eager_split(primary) : std::nullopt;
-  bool handshake = false;
-  c.overheads_measured = split.has_value();
-  if (!split) {
-    c.warnings.push_back(
-        {"no-overhead-tests",
-         fmt::format("no send-overhead and pingpong-ssend measurements of {} messages: smpi/os, "
-                     "smpi/or, smpi/ois are left at none and the eager threshold at SMPI's "
-                     "{} B; the ping-pong times are fitted as transfers",
-                     link_name(c.primary), c.model.eager_threshold)});
-  } else {
-    c.model.eager_threshold = split->threshold;
-    if (split->kind == EagerSplit::Kind::AllEager) {
-      c.warnings.push_back(
-          {"eager-above-range",
-           fmt::format("every measured size up to {} was sent eagerly: the threshold is above "
-                       "the measurements; written as {} B, so larger messages are assumed to "
-                       "go by rendezvous",
-                       bytes_text(split->threshold - 1), split->threshold)});
-    } else if (split->kind == EagerSplit::Kind::AllRendezvous) {
-      c.warnings.push_back(
-          {"no-eager", fmt::format("no measured size was sent eagerly (from {} up): the eager "
-                                   "threshold is written as {} B",
-                                   bytes_text(split->threshold), split->threshold)});
-    } else if (split->contradictions > 0) {
-      c.warnings.push_back(
-          {"eager-contradictions",
-           fmt::format("{} message sizes behave like the other side of the eager threshold "
-                       "({} B): noise, or a protocol SMPI does not have",
-                       split->contradictions, split->threshold)});
-    }
-    // SMPI's MPI_Ssend costs smpi/os more than an eager MPI_Send's transfer and smpi/or less:
-    // it is faster. Where it is clearly slower, the system synchronises (a handshake SMPI does
-    // not model) and the MPI_Send - MPI_Ssend difference says nothing about smpi/or.
-    std::vector<double> send_minus_ssend;
-    for (const SizePoint& p : primary.pingpong.points()) {
-      const std::optional<double> ss = primary.ssend.at(p.bytes);
-      if (c.model.eager(p.bytes) && ss) send_minus_ssend.push_back((p.seconds - *ss) / p.seconds);
-    }
-    handshake = !send_minus_ssend.empty() && median(send_minus_ssend) < -0.1;
-    if (handshake) {
-      c.warnings.push_back(
-          {"ssend-handshake",
-           fmt::format("MPI_Ssend ping-pongs are {:.0f} % slower than MPI_Send ones below the "
-                       "eager threshold: a handshake SMPI does not model; smpi/or cannot be told "
-                       "from the transfer and is set to none, smpi/os above the threshold "
-                       "continues the eager sizes' fit",
-                       -100 * median(send_minus_ssend))});
-    }
-    std::vector<FitPoint> os, or_, ois;
-    for (const SizePoint& p : primary.pingpong.points()) {
-      const std::int64_t b = p.bytes;
-      const std::optional<double> ss = primary.ssend.at(b), so = primary.send_overhead.at(b),
-                                  io = primary.isend_overhead.at(b),
-                                  ip = primary.isend_pingpong.at(b);
-      if (c.model.eager(b)) {
-        if (so) add_point(os, primary, b, *so);
-        if (ss && !handshake) add_point(or_, primary, b, p.seconds - *ss);
-      } else if (ss && !handshake) {
-        add_point(os, primary, b, *ss - p.seconds);
-      }
-      if (io) {
-        add_point(ois, primary, b, *io);
-      } else if (ip && !c.model.eager(b) && !primary.isend_overhead.empty() &&
-                 b > primary.isend_overhead.points().back().bytes) {
-        add_point(ois, primary, b, *ip - p.seconds);
-      }
-    }
-    c.model.send = fit_overhead(os, noise);
-    c.model.receive = fit_overhead(or_, noise);
-    c.model.isend = fit_overhead(ois, noise);
-  }
-
-  // Transfer time of the primary kind: segments, then latency, bandwidth and factors.
-  std::size_t dropped = 0;
-  const std::vector<FitPoint> points =
-      sorted_unique(transfer_points(primary, c.model, c.overheads_measured && !handshake, dropped));
-  if (dropped > 0) {
-    c.warnings.push_back(
-        {"non-positive-transfer",
-         fmt::format("{} {} sizes left no time for the transfer once the overheads were taken "
-                     "off (noise): they are not fitted",
-                     dropped, link_name(c.primary))});
-  }
-  if (points.size() < kMinSizes) {
-    throw CalibrationError(
-        fmt::format("{} sizes of {} messages have a positive transfer time: "
-                    "at least {} are needed",
-                    points.size(), link_name(c.primary), kMinSizes));
-  }
-  if (points.back().x < kMinSegmentSpan * points.front().x) {
-    throw CalibrationError(fmt::format(
-        "the {} sizes measured ({} to {}) are too close together to tell latency from bandwidth",
-        link_name(c.primary),
-        bytes_text(static_cast<std::int64_t>(points.front().x) - kEnvelopeBytes),
-        bytes_text(static_cast<std::int64_t>(points.back().x) - kEnvelopeBytes)));
-  }
-  SegmentedFit fit =
-      fit_segments_auto(points, kMaxTransferSegments, kMinSegmentPoints, noise, kMinSegmentSpan);
-  borrow_slopes(points, fit, c.warnings);
-  Route& primary_route = c.primary == LinkKind::CrossNode ? c.model.cross_node : c.model.same_node;
-  set_factors(points, fit, c, primary_route);
-
-  // The other kind: its own latency and bandwidth under the same factors.
+  const bool handshake = fit_eager_and_overheads(primary, noise, c);
+  const bool own_overheads = c.overheads_measured && !handshake;
+  fit_primary_transfer(primary, noise, own_overheads, c);
   const LinkKind other =
       c.primary == LinkKind::CrossNode ? LinkKind::SameNode : LinkKind::CrossNode;
-  if (c.covered(other).measured) {
-    const KindSeries& s = series[index(other)];
-    std::size_t other_dropped = 0;
-    const std::vector<FitPoint> other_points = sorted_unique(
-        transfer_points(s, c.model, c.overheads_measured && !handshake, other_dropped));
-    if (other_points.size() < kMinSizes) {
-      throw CalibrationError(
-          fmt::format("{} sizes of {} messages have a positive transfer "
-                      "time: at least {} are needed",
-                      other_points.size(), link_name(other), kMinSizes));
-    }
-    (other == LinkKind::CrossNode ? c.model.cross_node : c.model.same_node) =
-        fit_route(other_points, c.model);
-    if (c.overheads_measured && s.has_overhead_tests()) {
-      const std::optional<EagerSplit> other_split = find_eager_split(s);
-      if (other_split && other_split->threshold != c.model.eager_threshold) {
-        c.warnings.push_back(
-            {"eager-differs",
-             fmt::format("{} messages switch to rendezvous at {} B, {} messages at {} B; SMPI "
-                         "has one threshold: the platform uses {} B",
-                         link_name(other), other_split->threshold, link_name(c.primary),
-                         c.model.eager_threshold, c.model.eager_threshold)});
-      }
-    }
-  }
+  if (c.covered(other).measured) fit_other_route(series[index(other)], other, own_overheads, c);
 
   for (LinkKind link : kLinkKinds) {
     if (!c.covered(link).measured) continue;
-    const Route& r = c.model.route(link);
-    if (r.latency > 0 && kTcpGamma / (2 * r.latency) < r.bandwidth) {
-      c.warnings.push_back(
-          {"tcp-gamma", fmt::format("SimGrid caps a flow at network/TCP-gamma / (2 x latency) = "
-                                    "{:.3g} B/s, below the {} bandwidth {:.3g} B/s",
-                                    kTcpGamma / (2 * r.latency), link_name(link), r.bandwidth)});
-    }
+    warn_tcp_gamma(link, c);
     compare(series[index(link)], link, c.model, c.comparisons);
     check_sharing(m, series[index(link)], link, c.model, c);
   }
   set_worst(c);
-  if (c.covered(other).measured) {
-    double worst = 0;
-    std::int64_t where = 0;
-    for (const Comparison& cmp : c.comparisons) {
-      if (cmp.link == other && cmp.test == Test::PingPong && cmp.pairs == 1 &&
-          std::fabs(cmp.error) > worst) {
-        worst = std::fabs(cmp.error), where = cmp.bytes;
-      }
-    }
-    if (worst > std::max(0.05, 3 * c.covered(other).noise)) {
-      c.warnings.push_back(
-          {"shape-differs",
-           fmt::format("{} ping-pongs do not follow the size factors fitted to {} messages (SMPI "
-                       "applies one set to every link): up to {:.1f} % off, at {}",
-                       link_name(other), link_name(c.primary), 100 * worst, bytes_text(where))});
-    }
-  }
+  if (c.covered(other).measured) check_shape(other, c);
   segment_quality(c, c.fitted);
 
   c.compute = fit_compute(m.compute);
@@ -812,22 +892,7 @@ Calibration calibrate(const Measurements& m) {
 
   c.shared_core = fit_shared_core(m.rounds);
   note_shared_core(c);
-
-  for (LinkKind link : kLinkKinds) {
-    const LinkCoverage& cov = c.covered(link);
-    if (!cov.measured) continue;
-    c.extrapolated.push_back(
-        fmt::format("{} messages were measured from {} to {}; larger ones take the last "
-                    "segment's factors (extrapolated)",
-                    link_name(link), bytes_text(cov.min_bytes), bytes_text(cov.max_bytes)));
-  }
-  if (c.overheads_measured && !primary.isend_overhead.empty() &&
-      primary.isend_overhead.points().back().bytes < pcov.max_bytes) {
-    c.extrapolated.push_back(fmt::format(
-        "the overhead bursts stop at {}: smpi/ois above comes from the pingpong-isend minus "
-        "pingpong difference",
-        bytes_text(primary.isend_overhead.points().back().bytes)));
-  }
+  note_extrapolated_sizes(primary, c);
   return c;
 }
 

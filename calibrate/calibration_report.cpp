@@ -60,28 +60,9 @@ json comparison_json(const Comparison& c) {
           {"error", c.error}};
 }
 
-}  // namespace
-
-std::string calibration_text(const ReportInput& in) {
-  const Calibration& c = *in.calibration;
-  const SmpiPointToPoint& m = c.model;
+// The hosts' lines of the model: their speed, and the cost of ranks sharing cores.
+std::string host_lines(const Calibration& c) {
   std::string out;
-  for (const std::string& s : in.measurements->sources) out += fmt::format("measurements: {}\n", s);
-  out += fmt::format("\nSimGrid SMPI model fitted to the {} messages{}:\n", link_name(c.primary),
-                     c.simulated ? " (measured under smpirun)" : "");
-  out += route_line(c, LinkKind::CrossNode) + "\n";
-  out += route_line(c, LinkKind::SameNode) + "\n";
-  out += fmt::format("  {:<27} {}\n", "smpi/bw-factor", m.bandwidth_factor.smpi());
-  out += fmt::format("  {:<27} {}\n", "smpi/lat-factor", m.latency_factor.smpi());
-  if (c.overheads_measured) {
-    out += fmt::format("  {:<27} {} B (smaller messages are eager)\n",
-                       "smpi/send-is-detached-thresh", m.eager_threshold);
-    out += fmt::format("  {:<27} {}   (SIZE:SECONDS:SECONDS_PER_BYTE)\n", "smpi/os", m.send.smpi());
-    out += fmt::format("  {:<27} {}\n", "smpi/or", m.receive.smpi());
-    out += fmt::format("  {:<27} {}\n", "smpi/ois", m.isend.smpi());
-  } else {
-    out += "  overheads and eager threshold: not measured (SMPI's defaults)\n";
-  }
   if (c.compute.measured) {
     out += fmt::format("  {:<27} {:.4g} Gflop/s per core (compute probe, per CPU second)\n",
                        "host speed", c.compute.flops_per_second * 1e-9);
@@ -108,6 +89,32 @@ std::string calibration_text(const ReportInput& in) {
   } else {
     out += "  ranks sharing cores: not measured (no scheduling cost added)\n";
   }
+  return out;
+}
+
+}  // namespace
+
+std::string calibration_text(const ReportInput& in) {
+  const Calibration& c = *in.calibration;
+  const SmpiPointToPoint& m = c.model;
+  std::string out;
+  for (const std::string& s : in.measurements->sources) out += fmt::format("measurements: {}\n", s);
+  out += fmt::format("\nSimGrid SMPI model fitted to the {} messages{}:\n", link_name(c.primary),
+                     c.simulated ? " (measured under smpirun)" : "");
+  out += route_line(c, LinkKind::CrossNode) + "\n";
+  out += route_line(c, LinkKind::SameNode) + "\n";
+  out += fmt::format("  {:<27} {}\n", "smpi/bw-factor", m.bandwidth_factor.smpi());
+  out += fmt::format("  {:<27} {}\n", "smpi/lat-factor", m.latency_factor.smpi());
+  if (c.overheads_measured) {
+    out += fmt::format("  {:<27} {} B (smaller messages are eager)\n",
+                       "smpi/send-is-detached-thresh", m.eager_threshold);
+    out += fmt::format("  {:<27} {}   (SIZE:SECONDS:SECONDS_PER_BYTE)\n", "smpi/os", m.send.smpi());
+    out += fmt::format("  {:<27} {}\n", "smpi/or", m.receive.smpi());
+    out += fmt::format("  {:<27} {}\n", "smpi/ois", m.isend.smpi());
+  } else {
+    out += "  overheads and eager threshold: not measured (SMPI's defaults)\n";
+  }
+  out += host_lines(c);
 
   out += fmt::format("\nFit of the {} times per size segment:\n", test_name(c.fitted));
   out += fmt::format("  {:<11} {:<26} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9}  {}\n", "link", "sizes",

@@ -63,6 +63,22 @@ Line fit_line(const std::vector<FitPoint>& p, std::size_t first, std::size_t las
   return l;
 }
 
+// line[i][j]: the best line over points i..j, for the spans of at least `min_points` points
+// that reach `min_span` in x (when positive); the others have an infinite residual.
+std::vector<std::vector<Line>> lines_over_spans(const std::vector<FitPoint>& points,
+                                                std::size_t min_points, double min_span) {
+  const std::size_t n = points.size();
+  std::vector<std::vector<Line>> line(n, std::vector<Line>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + min_points - 1; j < n; ++j) {
+      if (min_span <= 0 || points[j].x >= min_span * points[i].x) {
+        line[i][j] = fit_line(points, i, j);
+      }
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segments,
@@ -77,15 +93,7 @@ SegmentedFit fit_segments(const std::vector<FitPoint>& points, std::size_t segme
       throw std::invalid_argument("points must be sorted by increasing x");
     }
   }
-  // line[i][j]: the best line over points i..j.
-  std::vector<std::vector<Line>> line(n, std::vector<Line>(n));
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + min_points - 1; j < n; ++j) {
-      if (min_span <= 0 || points[j].x >= min_span * points[i].x) {
-        line[i][j] = fit_line(points, i, j);
-      }
-    }
-  }
+  const std::vector<std::vector<Line>> line = lines_over_spans(points, min_points, min_span);
   // best[k][j]: the smallest residual of points 0..j-1 in k segments; cut[k][j] where the last
   // of them starts.
   std::vector<std::vector<double>> best(segments + 1, std::vector<double>(n + 1, kInfinity));

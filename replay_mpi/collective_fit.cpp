@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace p3s::replay {
@@ -16,6 +17,42 @@ double floor_log2(double p) {
 
 std::array<double, 3> basis(double p) {
   return {1.0, p, floor_log2(p)};
+}
+
+// The least-squares fit with the terms `used` (constant, P, floor(log2 P)) only; nothing when
+// the points are fewer than the terms or a term other than the constant comes out negative.
+std::optional<CollectiveFit> fit_terms(const std::vector<int>& sizes,
+                                       const std::vector<double>& seconds,
+                                       const std::array<bool, 3>& used) {
+  std::vector<int> columns;
+  for (int k = 0; k < 3; ++k)
+    if (used[static_cast<std::size_t>(k)]) columns.push_back(k);
+  if (columns.size() > sizes.size()) return std::nullopt;
+  Eigen::MatrixXd x(static_cast<Eigen::Index>(sizes.size()),
+                    static_cast<Eigen::Index>(columns.size()));
+  Eigen::VectorXd y(static_cast<Eigen::Index>(sizes.size()));
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto row = basis(sizes[i]);
+    for (std::size_t j = 0; j < columns.size(); ++j)
+      x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+          row[static_cast<std::size_t>(columns[j])];
+    y(static_cast<Eigen::Index>(i)) = seconds[i];
+  }
+  const Eigen::VectorXd solution = x.colPivHouseholderQr().solve(y);
+  std::array<double, 3> coef = {0, 0, 0};
+  for (std::size_t j = 0; j < columns.size(); ++j) {
+    if (columns[j] != 0 && solution(static_cast<Eigen::Index>(j)) < 0) return std::nullopt;
+    coef[static_cast<std::size_t>(columns[j])] = solution(static_cast<Eigen::Index>(j));
+  }
+  return CollectiveFit{coef[0], coef[1], coef[2]};
+}
+
+double squared_error(const CollectiveFit& fit, const std::vector<int>& sizes,
+                     const std::vector<double>& seconds) {
+  double error = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    error += (fit.at(sizes[i]) - seconds[i]) * (fit.at(sizes[i]) - seconds[i]);
+  return error;
 }
 
 }  // namespace
@@ -39,34 +76,11 @@ CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<do
   for (const std::array<bool, 3> used :
        {std::array<bool, 3>{true, false, false}, std::array<bool, 3>{true, false, true},
         std::array<bool, 3>{true, true, false}, std::array<bool, 3>{true, true, true}}) {
-    std::vector<int> columns;
-    for (int k = 0; k < 3; ++k)
-      if (used[static_cast<std::size_t>(k)]) columns.push_back(k);
-    if (columns.size() > sizes.size()) continue;
-    Eigen::MatrixXd x(static_cast<Eigen::Index>(sizes.size()),
-                      static_cast<Eigen::Index>(columns.size()));
-    Eigen::VectorXd y(static_cast<Eigen::Index>(sizes.size()));
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      const auto row = basis(sizes[i]);
-      for (std::size_t j = 0; j < columns.size(); ++j)
-        x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-            row[static_cast<std::size_t>(columns[j])];
-      y(static_cast<Eigen::Index>(i)) = seconds[i];
-    }
-    const Eigen::VectorXd solution = x.colPivHouseholderQr().solve(y);
-    std::array<double, 3> coef = {0, 0, 0};
-    bool negative = false;
-    for (std::size_t j = 0; j < columns.size(); ++j) {
-      coef[static_cast<std::size_t>(columns[j])] = solution(static_cast<Eigen::Index>(j));
-      negative = negative || (columns[j] != 0 && solution(static_cast<Eigen::Index>(j)) < 0);
-    }
-    if (negative) continue;
-    const CollectiveFit fit{coef[0], coef[1], coef[2]};
-    double error = 0;
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-      error += (fit.at(sizes[i]) - seconds[i]) * (fit.at(sizes[i]) - seconds[i]);
+    const std::optional<CollectiveFit> fit = fit_terms(sizes, seconds, used);
+    if (!fit) continue;
+    const double error = squared_error(*fit, sizes, seconds);
     if (best_error < 0 || error < best_error * (1 - 1e-9)) {
-      best = fit;
+      best = *fit;
       best_error = error;
     }
   }

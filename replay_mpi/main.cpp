@@ -28,6 +28,7 @@
 #include "replay_mpi/black_hole.hpp"
 #include "replay_mpi/collective_bench.hpp"
 #include "replay_mpi/measurable_process.hpp"
+#include "replay_mpi/measurement_records.hpp"
 #include "replay_mpi/noise_pair.hpp"
 #include "replay_mpi/replay_options.hpp"
 #include "replay_mpi/replay_result.hpp"
@@ -161,11 +162,6 @@ struct Progress {
   }
 };
 
-// What the measurable processes report of each step they played: step, slot, executed,
-// measured, noise messages and network messages per repetition.
-constexpr std::size_t kStepFields = 6;
-constexpr std::size_t kMessageFields = 9;
-
 void write_json_atomically(const fs::path& file, const nlohmann::ordered_json& j) {
   const fs::path tmp = file.string() + ".partial";
   {
@@ -174,6 +170,150 @@ void write_json_atomically(const fs::path& file, const nlohmann::ordered_json& j
     if (!out) throw std::runtime_error("cannot write " + tmp.string());
   }
   fs::rename(tmp, file);
+}
+
+// The phases replayed: those asked, else all of the trace's.
+std::vector<int> replayed_phases(const ReplayOptions& o, const core::ScaledTrace& trace) {
+  std::vector<int> phases = o.phases;
+  if (phases.empty())
+    for (int p = 0; p < static_cast<int>(trace.phases().size()); ++p) phases.push_back(p);
+  return phases;
+}
+
+// The trace replayed: an ST4NP read whole, or the SLT instantiated at N by this process (a
+// rank's events cost a few operations each), which it refers to.
+struct ReplayedTrace {
+  std::unique_ptr<model::Slt> slt;
+  std::unique_ptr<core::ScaledTrace> trace;
+  std::vector<std::string> warnings;
+};
+
+ReplayedTrace instantiate(const ReplayOptions& o) {
+  ReplayedTrace r;
+  if (St4npFile::is_st4np(o.input)) {
+    r.trace = std::make_unique<St4npFile>(o.input);
+    if (r.trace->nprocs() != o.nprocs)
+      throw std::domain_error("the ST4NP has " + std::to_string(r.trace->nprocs()) + " ranks");
+  } else {
+    r.slt = std::make_unique<model::Slt>(model::read_slt(o.input));
+    auto instantiated = std::make_unique<model::SltScaledTrace>(
+        *r.slt, o.nprocs,
+        model::InstantiateOptions{.carry_nearest = o.carry_nearest, .omit_unavailable = o.partial});
+    r.warnings = instantiated->warnings();
+    r.trace = std::move(instantiated);
+  }
+  if (r.trace->phases().empty()) throw std::domain_error("no phase can be instantiated at N");
+  return r;
+}
+
+// Process 0's plan, encoded to be broadcast: the setup, and the collective shapes to measure.
+struct EncodedPlan {
+  std::vector<std::int64_t> setup, shapes;
+};
+
+EncodedPlan plan_replay(const ReplayOptions& o, const core::ScaledTrace& trace,
+                        const std::vector<int>& node_of_process) {
+  SetupOptions so;
+  so.measurable = o.measurable;
+  so.ranks_per_node = o.ranks_per_node;
+  so.mapping = o.mapping;
+  so.phases = o.phases;
+  so.noise = o.noise;
+  EncodedPlan plan;
+  plan.setup = encode_setup(make_setup(trace, node_of_process, so));
+  plan.shapes = encode_shapes(collective_shapes(trace, replayed_phases(o, trace)));
+  return plan;
+}
+
+// The index of `process` in `processes`, -1 when it is not there.
+int index_of(const std::vector<int>& processes, int process) {
+  const auto it = std::find(processes.begin(), processes.end(), process);
+  return it == processes.end() ? -1 : static_cast<int>(it - processes.begin());
+}
+
+MeasurableOptions measurable_options(const ReplayOptions& o, bool live,
+                                     const std::map<CollectiveShape, double>& fitted) {
+  MeasurableOptions mo;
+  mo.repetitions = o.repetitions;
+  mo.collectives_live = live;
+  mo.fitted = &fitted;
+  mo.ranks_per_node = o.ranks_per_node;
+  mo.mapping = o.mapping;
+  mo.record_messages = o.messages;
+  mo.noise_cap = o.noise_cap;
+  return mo;
+}
+
+// This process's part in the run: a measurable process (slot >= 0), a black hole (hole >= 0),
+// perhaps a noise sender or receiver, or nothing but the barriers.
+struct Roles {
+  int self = 0;
+  int slot = -1;
+  int hole = -1;
+  MeasurableProcess* measurable = nullptr;
+  BlackHole* black_hole = nullptr;
+  NoisePair* noise = nullptr;
+};
+
+// The warm-up step (the first step again, not measured), then every step, a barrier after each.
+void play_steps(const Setup& setup, const core::ScaledTrace& trace, const Roles& roles,
+                MeasurementRecords& records) {
+  const int steps = static_cast<int>(setup.plan.steps.size());
+  Progress progress;
+  const int fault = fault_process();
+  for (int k = -1; k < steps; ++k) {
+    if (roles.self == fault && k == fault_step()) std::raise(SIGKILL);
+    const int index = std::max(k, 0);
+    const PlannedStep& step = setup.plan.steps[static_cast<std::size_t>(index)];
+    if (roles.slot >= 0) {
+      const StepCounts c = roles.measurable->run_step(index, roles.slot, k < 0);
+      if (k >= 0) record_step(k, roles.slot, c, records);
+    }
+    if (roles.hole >= 0) {
+      const auto served = std::find(step.black_hole.begin(), step.black_hole.end(), roles.hole);
+      if (served != step.black_hole.end())
+        roles.black_hole->serve(
+            setup.measurable[static_cast<std::size_t>(served - step.black_hole.begin())]);
+    }
+    for (const auto& [sender, receiver] : setup.noise_pairs) {
+      if (roles.self == sender) roles.noise->send(setup.measurable.front(), receiver);
+      if (roles.self == receiver) roles.noise->receive(sender);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (roles.self == 0 && k >= 0)
+      progress.step(k + 1, steps, trace.phases()[static_cast<std::size_t>(step.phase)].name);
+  }
+}
+
+// Every process's records, concatenated in process order on process 0.
+MeasurementRecords gather(const MeasurementRecords& mine) {
+  MeasurementRecords all;
+  all.seconds = gather(mine.seconds);
+  all.completions = gather(mine.completions);
+  all.repetition_seconds = gather(mine.repetition_seconds);
+  all.repetition_completions = gather(mine.repetition_completions);
+  all.steps = gather(mine.steps);
+  all.messages = gather(mine.messages);
+  return all;
+}
+
+// What the result says of the run's setup, before the measurements.
+ReplayResult result_of_setup(const ReplayOptions& o, int processes, const Setup& setup) {
+  ReplayResult r;
+  r.source = o.input;
+  r.nprocs = o.nprocs;
+  r.processes = processes;
+  r.measurable = static_cast<int>(setup.measurable.size());
+  r.black_holes = static_cast<int>(setup.black_holes.size());
+  r.noise_pairs = static_cast<int>(setup.noise_pairs.size());
+  r.ranks_per_node = o.ranks_per_node;
+  r.mapping = std::string(core::mapping_name(o.mapping));
+  r.placement_kept = setup.placement_kept;
+  r.placement = setup.placement;
+  r.compute = std::string(compute_mode_name(o.compute));
+  r.repetitions = o.repetitions;
+  r.steps = static_cast<int>(setup.plan.steps.size());
+  return r;
 }
 
 int replay(int argc, char** argv) {
@@ -200,48 +340,22 @@ int replay(int argc, char** argv) {
   error = broadcast_error(error);
   if (!error.empty()) return fail(kUsage, error);
 
-  // Every process instantiates the model itself: a rank's events cost a few operations each.
-  // An ST4NP file (p3s generate's) is read whole instead.
-  std::unique_ptr<model::Slt> slt;
-  std::unique_ptr<core::ScaledTrace> trace;
-  std::vector<std::string> trace_warnings;
+  // Every process instantiates the model itself; an ST4NP file (p3s generate's) is read whole.
+  ReplayedTrace replayed;
   try {
-    if (St4npFile::is_st4np(o.input)) {
-      trace = std::make_unique<St4npFile>(o.input);
-      if (trace->nprocs() != o.nprocs)
-        throw std::domain_error("the ST4NP has " + std::to_string(trace->nprocs()) + " ranks");
-    } else {
-      slt = std::make_unique<model::Slt>(model::read_slt(o.input));
-      auto instantiated = std::make_unique<model::SltScaledTrace>(
-          *slt, o.nprocs,
-          model::InstantiateOptions{.carry_nearest = o.carry_nearest,
-                                    .omit_unavailable = o.partial});
-      trace_warnings = instantiated->warnings();
-      trace = std::move(instantiated);
-    }
-    if (trace->phases().empty()) throw std::domain_error("no phase can be instantiated at N");
+    replayed = instantiate(o);
   } catch (const std::exception& e) {
     return fail(kCannotReplay, "cannot instantiate " + o.input +
                                    " at N = " + std::to_string(o.nprocs) + ": " + e.what());
   }
+  const core::ScaledTrace& trace = *replayed.trace;
 
   ReplayComms comms;
   comms.node_of_process = node_of_processes();
-  SetupOptions so;
-  so.measurable = o.measurable;
-  so.ranks_per_node = o.ranks_per_node;
-  so.mapping = o.mapping;
-  so.phases = o.phases;
-  so.noise = o.noise;
-  std::vector<std::int64_t> encoded, shape_data;
+  EncodedPlan plan;
   if (self == 0) {
     try {
-      const Setup made = make_setup(*trace, comms.node_of_process, so);
-      encoded = encode_setup(made);
-      std::vector<int> phases = o.phases;
-      if (phases.empty())
-        for (int p = 0; p < static_cast<int>(trace->phases().size()); ++p) phases.push_back(p);
-      shape_data = encode_shapes(collective_shapes(*trace, phases));
+      plan = plan_replay(o, trace, comms.node_of_process);
     } catch (const std::exception& e) {
       error = std::string("cannot replay N = ") + std::to_string(o.nprocs) + " on " +
               std::to_string(processes) + " processes: " + e.what();
@@ -249,20 +363,22 @@ int replay(int argc, char** argv) {
   }
   error = broadcast_error(error);
   if (!error.empty()) return fail(kCannotReplay, error);
-  broadcast(encoded);
-  broadcast(shape_data);
-  const Setup setup = decode_setup(encoded);
-  const std::vector<CollectiveShape> shapes = decode_shapes(shape_data);
+  broadcast(plan.setup);
+  broadcast(plan.shapes);
+  const Setup setup = decode_setup(plan.setup);
+  const std::vector<CollectiveShape> shapes = decode_shapes(plan.shapes);
   const int measurable = static_cast<int>(setup.measurable.size());
   const bool live = measurable >= o.nprocs;
 
-  const auto slot_it = std::find(setup.measurable.begin(), setup.measurable.end(), self);
-  const int slot =
-      slot_it == setup.measurable.end() ? -1 : static_cast<int>(slot_it - setup.measurable.begin());
+  Roles roles;
+  roles.self = self;
+  roles.slot = index_of(setup.measurable, self);
+  roles.hole = index_of(setup.black_holes, self);
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.data);
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.control);
   MPI_Comm_dup(MPI_COMM_WORLD, &comms.noise);
-  MPI_Comm_split(MPI_COMM_WORLD, slot >= 0 ? 0 : MPI_UNDEFINED, slot, &comms.measurable);
+  MPI_Comm_split(MPI_COMM_WORLD, roles.slot >= 0 ? 0 : MPI_UNDEFINED, roles.slot,
+                 &comms.measurable);
 
   std::vector<CollectiveResult> collective_results;
   std::map<CollectiveShape, double> fitted;
@@ -274,247 +390,39 @@ int replay(int argc, char** argv) {
     fitted = measure_collectives(shapes, std::max(3, o.repetitions), collective_results);
   }
 
-  MeasurableOptions mo;
-  mo.repetitions = o.repetitions;
-  mo.collectives_live = live;
-  mo.fitted = &fitted;
-  mo.ranks_per_node = o.ranks_per_node;
-  mo.mapping = o.mapping;
-  mo.record_messages = o.messages;
-  mo.noise_cap = o.noise_cap;
   std::unique_ptr<MeasurableProcess> mp;
-  if (slot >= 0)
-    mp = std::make_unique<MeasurableProcess>(*trace, setup, comms, ComputeEmulation(o.compute), mo);
-  const auto hole_it = std::find(setup.black_holes.begin(), setup.black_holes.end(), self);
-  const int hole = hole_it == setup.black_holes.end()
-                       ? -1
-                       : static_cast<int>(hole_it - setup.black_holes.begin());
+  if (roles.slot >= 0) {
+    mp = std::make_unique<MeasurableProcess>(trace, setup, comms, ComputeEmulation(o.compute),
+                                             measurable_options(o, live, fitted));
+  }
   BlackHole black_hole(comms.data, comms.control);
   NoisePair noise(comms.noise, comms.control);
+  roles.measurable = mp.get();
+  roles.black_hole = &black_hole;
+  roles.noise = &noise;
 
-  const int steps = static_cast<int>(setup.plan.steps.size());
-  std::vector<double> step_reports;
-  Progress progress;
   if (self == 0) {
     std::printf(
         "replaying N = %d on %d processes: %d measurable, %zu black hole(s), %zu noise "
         "pair(s), %d steps after a warm-up step\n",
-        o.nprocs, processes, measurable, setup.black_holes.size(), setup.noise_pairs.size(), steps);
+        o.nprocs, processes, measurable, setup.black_holes.size(), setup.noise_pairs.size(),
+        static_cast<int>(setup.plan.steps.size()));
     std::fflush(stdout);
   }
-  const int fault = fault_process();
-  for (int k = -1; k < steps; ++k) {
-    if (self == fault && k == fault_step()) std::raise(SIGKILL);
-    const int index = std::max(k, 0);
-    const PlannedStep& step = setup.plan.steps[static_cast<std::size_t>(index)];
-    if (slot >= 0) {
-      const StepCounts c = mp->run_step(index, slot, k < 0);
-      if (k >= 0)
-        step_reports.insert(
-            step_reports.end(),
-            {static_cast<double>(k), static_cast<double>(slot), static_cast<double>(c.executed),
-             static_cast<double>(c.measured), static_cast<double>(c.noise_messages),
-             static_cast<double>(c.network_messages)});
-    }
-    if (hole >= 0) {
-      const auto served = std::find(step.black_hole.begin(), step.black_hole.end(), hole);
-      if (served != step.black_hole.end())
-        black_hole.serve(
-            setup.measurable[static_cast<std::size_t>(served - step.black_hole.begin())]);
-    }
-    for (const auto& [sender, receiver] : setup.noise_pairs) {
-      if (self == sender) noise.send(setup.measurable.front(), receiver);
-      if (self == receiver) noise.receive(sender);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (self == 0 && k >= 0)
-      progress.step(k + 1, steps, trace->phases()[static_cast<std::size_t>(step.phase)].name);
-  }
+  MeasurementRecords records;
+  play_steps(setup, trace, roles, records);
   const double synet = MPI_Wtime() - started;
 
-  // Per measured repetition: [phase, rank, seconds x R] and [phase, rank, call, compute x R,
-  // latest x R], R the measured repetitions.
-  const auto reps = static_cast<std::size_t>(o.repetitions);
-  std::vector<double> seconds, completions, messages, repetition_seconds, repetition_completions;
-  if (mp) {
-    for (const auto& [key, by_rep] : mp->rank_repetition_seconds()) {
-      repetition_seconds.insert(repetition_seconds.end(),
-                                {static_cast<double>(key.first), static_cast<double>(key.second)});
-      repetition_seconds.insert(repetition_seconds.end(), by_rep.begin(), by_rep.end());
-    }
-    for (const auto& [key, part] : mp->completions()) {
-      repetition_completions.insert(
-          repetition_completions.end(),
-          {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
-           static_cast<double>(std::get<2>(key))});
-      repetition_completions.insert(repetition_completions.end(),
-                                    part.compute_by_repetition.begin(),
-                                    part.compute_by_repetition.end());
-      repetition_completions.insert(repetition_completions.end(), part.latest_by_repetition.begin(),
-                                    part.latest_by_repetition.end());
-    }
-    for (const auto& [key, value] : mp->rank_seconds())
-      seconds.insert(seconds.end(),
-                     {static_cast<double>(key.first), static_cast<double>(key.second), value});
-    for (const auto& [key, part] : mp->completions())
-      completions.insert(
-          completions.end(),
-          {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
-           static_cast<double>(std::get<2>(key)), part.compute, part.latest});
-    for (const MessageResult& m : mp->messages())
-      messages.insert(
-          messages.end(),
-          {static_cast<double>(m.phase), static_cast<double>(m.step), static_cast<double>(m.rank),
-           static_cast<double>(m.peer), m.send ? 1.0 : 0.0, static_cast<double>(m.bytes),
-           m.same_node ? 1.0 : 0.0, m.seconds, static_cast<double>(m.in_flight)});
-  }
-  const std::vector<double> all_seconds = gather(seconds);
-  const std::vector<double> all_completions = gather(completions);
-  const std::vector<double> all_repetition_seconds = gather(repetition_seconds);
-  const std::vector<double> all_repetition_completions = gather(repetition_completions);
-  const std::vector<double> all_steps = gather(step_reports);
-  const std::vector<double> all_messages = gather(messages);
+  if (mp) record_measurements(*mp, records);
+  const MeasurementRecords all = gather(records);
   if (self != 0) return 0;
 
-  ReplayResult r;
-  r.source = o.input;
-  r.nprocs = o.nprocs;
-  r.processes = processes;
-  r.measurable = measurable;
-  r.black_holes = static_cast<int>(setup.black_holes.size());
-  r.noise_pairs = static_cast<int>(setup.noise_pairs.size());
-  r.ranks_per_node = o.ranks_per_node;
-  r.mapping = std::string(core::mapping_name(o.mapping));
-  r.placement_kept = setup.placement_kept;
-  r.placement = setup.placement;
-  r.compute = std::string(compute_mode_name(o.compute));
-  r.repetitions = o.repetitions;
-  r.steps = steps;
+  ReplayResult r = result_of_setup(o, processes, setup);
   r.synet = synet;
   r.collectives = collective_results;
-  r.warnings = trace_warnings;
+  r.warnings = replayed.warnings;
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
-
-  for (const PlannedStep& s : setup.plan.steps) {
-    StepResult sr;
-    sr.phase = s.phase;
-    sr.ranks = s.ranks;
-    sr.executed.assign(s.ranks.size(), 0);
-    sr.measured.assign(s.ranks.size(), 0);
-    sr.black_holes = s.black_holes;
-    r.step_log.push_back(sr);
-  }
-  std::map<int, std::vector<double>> own_network;  // per step: per slot
-  for (std::size_t i = 0; i + kStepFields <= all_steps.size(); i += kStepFields) {
-    StepResult& sr = r.step_log[static_cast<std::size_t>(all_steps[i])];
-    const auto s = static_cast<std::size_t>(all_steps[i + 1]);
-    sr.executed[s] = static_cast<std::int64_t>(all_steps[i + 2]);
-    sr.measured[s] = static_cast<std::int64_t>(all_steps[i + 3]);
-    if (s == 0) sr.noise_messages = static_cast<std::int64_t>(all_steps[i + 4]);
-    own_network[static_cast<int>(all_steps[i])].push_back(all_steps[i + 5]);
-  }
-  std::map<int, std::vector<double>> per_rank;
-  for (std::size_t i = 0; i + 3 <= all_seconds.size(); i += 3) {
-    std::vector<double>& v = per_rank[static_cast<int>(all_seconds[i])];
-    if (v.empty()) v.assign(static_cast<std::size_t>(o.nprocs), 0.0);
-    v[static_cast<std::size_t>(all_seconds[i + 1])] += all_seconds[i + 2];
-  }
-  // A completion call: its compute (measured once) plus the latest of its peers' units.
-  std::map<std::tuple<int, int, int>, std::pair<double, double>> calls;
-  for (std::size_t i = 0; i + 5 <= all_completions.size(); i += 5) {
-    auto& [compute, latest] =
-        calls[{static_cast<int>(all_completions[i]), static_cast<int>(all_completions[i + 1]),
-               static_cast<int>(all_completions[i + 2])}];
-    compute += all_completions[i + 3];
-    latest = std::max(latest, all_completions[i + 4]);
-  }
-  for (const auto& [key, value] : calls) {
-    std::vector<double>& v = per_rank[std::get<0>(key)];
-    if (v.empty()) v.assign(static_cast<std::size_t>(o.nprocs), 0.0);
-    v[static_cast<std::size_t>(std::get<1>(key))] += value.first + value.second;
-  }
-  // The same per measured repetition: per phase, per repetition, per rank.
-  std::map<int, std::vector<std::vector<double>>> per_rank_by_rep;
-  auto rank_by_rep = [&](int phase, std::size_t rep) -> std::vector<double>& {
-    auto& v = per_rank_by_rep[phase];
-    if (v.empty()) v.assign(reps, std::vector<double>(static_cast<std::size_t>(o.nprocs), 0.0));
-    return v[rep];
-  };
-  for (std::size_t i = 0; i + 2 + reps <= all_repetition_seconds.size(); i += 2 + reps) {
-    const int phase = static_cast<int>(all_repetition_seconds[i]);
-    const auto rank = static_cast<std::size_t>(all_repetition_seconds[i + 1]);
-    for (std::size_t rep = 0; rep < reps; ++rep)
-      rank_by_rep(phase, rep)[rank] += all_repetition_seconds[i + 2 + rep];
-  }
-  std::map<std::tuple<int, int, int>, std::vector<std::pair<double, double>>> calls_by_rep;
-  for (std::size_t i = 0; i + 3 + 2 * reps <= all_repetition_completions.size();
-       i += 3 + 2 * reps) {
-    auto& parts = calls_by_rep[{static_cast<int>(all_repetition_completions[i]),
-                                static_cast<int>(all_repetition_completions[i + 1]),
-                                static_cast<int>(all_repetition_completions[i + 2])}];
-    parts.resize(reps);
-    for (std::size_t rep = 0; rep < reps; ++rep) {
-      parts[rep].first += all_repetition_completions[i + 3 + rep];
-      parts[rep].second =
-          std::max(parts[rep].second, all_repetition_completions[i + 3 + reps + rep]);
-    }
-  }
-  for (const auto& [key, parts] : calls_by_rep) {
-    for (std::size_t rep = 0; rep < reps; ++rep) {
-      rank_by_rep(std::get<0>(key), rep)[static_cast<std::size_t>(std::get<1>(key))] +=
-          parts[rep].first + parts[rep].second;
-    }
-  }
-  std::vector<int> phases = o.phases;
-  if (phases.empty())
-    for (int p = 0; p < static_cast<int>(trace->phases().size()); ++p) phases.push_back(p);
-  for (const int p : phases) {
-    PhaseResult ph;
-    ph.name = trace->phases()[static_cast<std::size_t>(p)].name;
-    ph.weight = trace->phases()[static_cast<std::size_t>(p)].weight;
-    std::vector<double>& v = per_rank[p];
-    if (v.empty()) v.assign(static_cast<std::size_t>(o.nprocs), 0.0);
-    ph.per_rank = spread_of(v);
-    ph.phase_et = ph.per_rank.max;
-    // The slowest rank's time in each measured repetition, and their spread.
-    std::vector<double> slowest;
-    for (std::size_t rep = 0; rep < reps; ++rep) {
-      const std::vector<double>& ranks = rank_by_rep(p, rep);
-      slowest.push_back(*std::max_element(ranks.begin(), ranks.end()));
-    }
-    ph.by_repetition = spread_of(slowest);
-    double own = 0, noise_sum = 0;
-    for (std::size_t k = 0; k < r.step_log.size(); ++k) {
-      if (r.step_log[k].phase != p) continue;
-      ++ph.steps;
-      for (const double x : own_network[static_cast<int>(k)]) own += x;
-      noise_sum += static_cast<double>(r.step_log[k].noise_messages);
-    }
-    std::vector<core::Event> events;
-    trace->phase_events(p, 0, events);
-    const bool has_collectives =
-        std::any_of(events.begin(), events.end(),
-                    [](const core::Event& e) { return is_replayed_collective(e.op); });
-    ph.collectives = !has_collectives ? "none" : live ? "live" : "fit";
-    ph.app_network_messages = setup.plan.traffic[static_cast<std::size_t>(p)].network_messages;
-    ph.replay_network_messages = ph.steps > 0 ? own / ph.steps : 0;
-    ph.noise_messages = ph.steps > 0 ? noise_sum / ph.steps : 0;
-    r.pet += ph.phase_et * ph.weight;
-    r.phases.push_back(ph);
-  }
-  for (std::size_t i = 0; i + kMessageFields <= all_messages.size(); i += kMessageFields) {
-    MessageResult m;
-    m.phase = static_cast<int>(all_messages[i]);
-    m.step = static_cast<int>(all_messages[i + 1]);
-    m.rank = static_cast<std::int32_t>(all_messages[i + 2]);
-    m.peer = static_cast<std::int32_t>(all_messages[i + 3]);
-    m.send = all_messages[i + 4] != 0;
-    m.bytes = static_cast<std::int64_t>(all_messages[i + 5]);
-    m.same_node = all_messages[i + 6] != 0;
-    m.seconds = all_messages[i + 7];
-    m.in_flight = static_cast<int>(all_messages[i + 8]);
-    r.messages.push_back(m);
-  }
+  add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
   write_json_atomically(o.output, to_json(r));
   for (const PhaseResult& ph : r.phases)
     std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);

@@ -21,6 +21,13 @@ int count(std::int64_t bytes) {
   return static_cast<int>(std::max<std::int64_t>(bytes, 0));
 }
 
+// Over the measured repetitions: entry k's total.
+double summed(const std::vector<std::vector<double>>& by_rep, std::size_t k) {
+  double sum = 0;
+  for (const std::vector<double>& r : by_rep) sum += r[k];
+  return sum;
+}
+
 }  // namespace
 
 MeasurableProcess::MeasurableProcess(const core::ScaledTrace& trace, const Setup& setup,
@@ -92,64 +99,28 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
   load(index, slot);
   StepCounts counts;
   counts.network_messages = collectives_only_ ? 0 : network_messages();
-  std::int64_t noise = 0;
-  double noise_bytes = 0;
-  if (!setup_.noise_pairs.empty()) {
-    // What the application puts on the network per repetition, less what this step does.
-    std::int64_t own = 0;
-    MPI_Allreduce(&counts.network_messages, &own, 1, MPI_INT64_T, MPI_SUM, comms_.measurable);
-    const PhaseTraffic& t = setup_.plan.traffic[static_cast<std::size_t>(phase_)];
-    const auto pairs = static_cast<std::int64_t>(setup_.noise_pairs.size());
-    noise = std::min<std::int64_t>(
-        options_.noise_cap,
-        (std::max<std::int64_t>(0, t.network_messages - own) + pairs - 1) / pairs);
-    noise_bytes = t.mean_bytes;
-    if (slot == 0) counts.noise_messages = noise * pairs;
+  const NoiseLoad noise = noise_load(counts.network_messages);
+  if (slot == 0) {
+    counts.noise_messages = noise.per_pair * static_cast<std::int64_t>(setup_.noise_pairs.size());
   }
-  // Per measured repetition and unit: its time (a completion's first unit also gets the
-  // compute before it, kept apart in `computes`).
   const auto measured_repetitions = static_cast<std::size_t>(options_.repetitions);
-  std::vector<std::vector<double>> times(measured_repetitions,
-                                         std::vector<double>(measured_.size(), 0.0));
-  std::vector<std::vector<double>> computes(measured_repetitions,
-                                            std::vector<double>(program_.steps.size(), 0.0));
-  std::vector<double> done;
+  MeasuredTimes times{std::vector<std::vector<double>>(measured_repetitions,
+                                                       std::vector<double>(measured_.size(), 0.0)),
+                      std::vector<std::vector<double>>(
+                          measured_repetitions, std::vector<double>(program_.steps.size(), 0.0))};
   const int repetitions = 1 + options_.repetitions;
   for (int rep = 0; rep < repetitions; ++rep) {
     const bool measuring = !warmup && rep > 0;
-    if (slot == 0 && measuring && noise > 0) start_noise(noise, noise_bytes);
+    if (slot == 0 && measuring && noise.per_pair > 0) start_noise(noise.per_pair, noise.bytes);
+    // Repetition 0 is the warm-up: it is played, never measured.
+    const std::size_t measured_rep = measuring ? static_cast<std::size_t>(rep - 1) : 0;
     double previous = now();
     for (std::size_t i = 0; i < program_.steps.size(); ++i) {
-      const core::ProgramStep& call = program_.steps[i];
       if (collectives_only_) {
-        if (is_replayed_collective(call.op)) collective(call);
+        if (is_replayed_collective(program_.steps[i].op)) collective(program_.steps[i]);
         continue;
       }
-      const std::uint32_t unit = first_unit_[i];
-      const bool timed = measuring && measured_[unit];
-      compute_.run(std::llround(call.compute_seconds * 1e9));
-      const double called = now();
-      const std::vector<std::int32_t>& peers = completion_peers_[i];
-      if (core::op_kind(call.op) == core::OpKind::Completion) {
-        complete(call, i, done);
-      } else {
-        execute(call, timed && options_.record_messages);
-      }
-      const double ended = now();
-      if (measuring && !peers.empty()) {
-        if (measured_[unit]) computes[static_cast<std::size_t>(rep - 1)][i] += called - previous;
-        for (std::size_t k = 0; k < peers.size(); ++k)
-          if (measured_[unit + k])
-            times[static_cast<std::size_t>(rep - 1)][unit + k] += done[k] - called;
-      } else if (timed) {
-        const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
-        times[static_cast<std::size_t>(rep - 1)][unit] +=
-            fitted ? called - previous +
-                         options_.fitted->at(
-                             CollectiveShape{call.op, call.bytes, call.rbytes, trace_.nprocs()})
-                   : ended - previous;
-      }
-      previous = ended;
+      previous = play_call(i, measuring, measured_rep, previous, times);
     }
     finish_repetition();
     counts.executed += collectives_only_ ? 0 : static_cast<std::int64_t>(program_.steps.size());
@@ -158,84 +129,137 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     for (const auto& pair : setup_.noise_pairs) send_control(Control{}, pair.first, comms_.control);
   if (black_hole_ >= 0) send_control(Control{}, black_hole_, comms_.control);
   if (!warmup && !collectives_only_) {
-    const double reps = options_.repetitions;
-    // Over the measured repetitions: a unit's total time, a call's total compute.
-    auto summed = [](const std::vector<std::vector<double>>& by_rep, std::size_t k) {
-      double sum = 0;
-      for (const std::vector<double>& r : by_rep) sum += r[k];
-      return sum;
-    };
-    double total = 0;
-    std::vector<double> total_by_rep(measured_repetitions, 0.0);
-    for (std::size_t i = 0; i < program_.steps.size(); ++i) {
-      const std::uint32_t first = first_unit_[i], end = first_unit_[i + 1];
-      counts.measured += std::count(measured_.begin() + first, measured_.begin() + end, 1);
-      if (completion_peers_[i].empty()) {
-        if (!measured_[first]) continue;
-        total += summed(times, first) / reps;
-        for (std::size_t r = 0; r < measured_repetitions; ++r) total_by_rep[r] += times[r][first];
-        continue;
-      }
-      if (std::find(measured_.begin() + first, measured_.begin() + end, 1) ==
-          measured_.begin() + end)
-        continue;
-      CompletionPart& part = completions_[{phase_, rank_, static_cast<std::uint32_t>(i)}];
-      part.compute_by_repetition.resize(measured_repetitions, 0.0);
-      part.latest_by_repetition.resize(measured_repetitions, 0.0);
-      if (measured_[first]) {
-        part.compute += summed(computes, i) / reps;
-        for (std::size_t r = 0; r < measured_repetitions; ++r)
-          part.compute_by_repetition[r] += computes[r][i];
-      }
-      for (std::uint32_t u = first; u < end; ++u) {
-        if (!measured_[u]) continue;
-        part.latest = std::max(part.latest, summed(times, u) / reps);
-        for (std::size_t r = 0; r < measured_repetitions; ++r)
-          part.latest_by_repetition[r] = std::max(part.latest_by_repetition[r], times[r][u]);
-      }
-    }
-    seconds_[{phase_, rank_}] += total;
-    std::vector<double>& by_rep = repetition_seconds_[{phase_, rank_}];
-    by_rep.resize(measured_repetitions, 0.0);
-    for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];
+    counts.measured = std::count(measured_.begin(), measured_.end(), 1);
+    add_measured(times);
   }
   return counts;
+}
+
+MeasurableProcess::NoiseLoad MeasurableProcess::noise_load(std::int64_t own_messages) const {
+  NoiseLoad noise;
+  if (setup_.noise_pairs.empty()) return noise;
+  // What the application puts on the network per repetition, less what this step does.
+  std::int64_t own = 0;
+  MPI_Allreduce(&own_messages, &own, 1, MPI_INT64_T, MPI_SUM, comms_.measurable);
+  const PhaseTraffic& t = setup_.plan.traffic[static_cast<std::size_t>(phase_)];
+  const auto pairs = static_cast<std::int64_t>(setup_.noise_pairs.size());
+  noise.per_pair = std::min<std::int64_t>(
+      options_.noise_cap,
+      (std::max<std::int64_t>(0, t.network_messages - own) + pairs - 1) / pairs);
+  noise.bytes = t.mean_bytes;
+  return noise;
+}
+
+double MeasurableProcess::play_call(std::size_t i, bool measuring, std::size_t rep, double previous,
+                                    MeasuredTimes& times) {
+  const core::ProgramStep& call = program_.steps[i];
+  const std::uint32_t unit = first_unit_[i];
+  const bool timed = measuring && measured_[unit];
+  compute_.run(std::llround(call.compute_seconds * 1e9));
+  const double called = now();
+  const std::vector<std::int32_t>& peers = completion_peers_[i];
+  if (core::op_kind(call.op) == core::OpKind::Completion) {
+    complete(call, i, done_);
+  } else {
+    execute(call, timed && options_.record_messages);
+  }
+  const double ended = now();
+  if (measuring && !peers.empty()) {
+    if (measured_[unit]) times.computes[rep][i] += called - previous;
+    for (std::size_t k = 0; k < peers.size(); ++k)
+      if (measured_[unit + k]) times.units[rep][unit + k] += done_[k] - called;
+  } else if (timed) {
+    const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
+    times.units[rep][unit] += fitted ? called - previous +
+                                           options_.fitted->at(CollectiveShape{
+                                               call.op, call.bytes, call.rbytes, trace_.nprocs()})
+                                     : ended - previous;
+  }
+  return ended;
+}
+
+void MeasurableProcess::add_measured(const MeasuredTimes& times) {
+  const double reps = options_.repetitions;
+  const auto measured_repetitions = static_cast<std::size_t>(options_.repetitions);
+  double total = 0;
+  std::vector<double> total_by_rep(measured_repetitions, 0.0);
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    const std::uint32_t first = first_unit_[i];
+    if (!completion_peers_[i].empty()) {
+      add_completion(i, times);
+      continue;
+    }
+    if (!measured_[first]) continue;
+    total += summed(times.units, first) / reps;
+    for (std::size_t r = 0; r < measured_repetitions; ++r) total_by_rep[r] += times.units[r][first];
+  }
+  seconds_[{phase_, rank_}] += total;
+  std::vector<double>& by_rep = repetition_seconds_[{phase_, rank_}];
+  by_rep.resize(measured_repetitions, 0.0);
+  for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];
+}
+
+void MeasurableProcess::add_completion(std::size_t i, const MeasuredTimes& times) {
+  const std::uint32_t first = first_unit_[i], end = first_unit_[i + 1];
+  if (std::find(measured_.begin() + first, measured_.begin() + end, 1) == measured_.begin() + end)
+    return;
+  const double reps = options_.repetitions;
+  const auto measured_repetitions = static_cast<std::size_t>(options_.repetitions);
+  CompletionPart& part = completions_[{phase_, rank_, static_cast<std::uint32_t>(i)}];
+  part.compute_by_repetition.resize(measured_repetitions, 0.0);
+  part.latest_by_repetition.resize(measured_repetitions, 0.0);
+  if (measured_[first]) {
+    part.compute += summed(times.computes, i) / reps;
+    for (std::size_t r = 0; r < measured_repetitions; ++r)
+      part.compute_by_repetition[r] += times.computes[r][i];
+  }
+  for (std::uint32_t u = first; u < end; ++u) {
+    if (!measured_[u]) continue;
+    part.latest = std::max(part.latest, summed(times.units, u) / reps);
+    for (std::size_t r = 0; r < measured_repetitions; ++r)
+      part.latest_by_repetition[r] = std::max(part.latest_by_repetition[r], times.units[r][u]);
+  }
 }
 
 void MeasurableProcess::execute(const core::ProgramStep& call, bool record) {
   switch (core::op_kind(call.op)) {
     case core::OpKind::PointToPoint:
-      if (call.op == Op::Sendrecv || call.op == Op::SendrecvReplace) return sendrecv(call, record);
-      if (call.op == Op::Probe || call.op == Op::Iprobe) return;
-      if (call.dst >= 0) return send(call.op, call.dst, call.tag, call.bytes, call.req, record);
-      if (call.src >= 0)
-        return receive(call.op, call.src, call.rtag, call.rbytes, call.req, record);
-      return;
+      return point_to_point(call, record);
     case core::OpKind::Completion:  // run_step completes requests, timing each peer's
       return;
     case core::OpKind::Persistent:
-      if (call.op == Op::Start) {
-        if (call.dst >= 0) return send(Op::Isend, call.dst, call.tag, call.bytes, call.req, record);
-        if (call.src >= 0)
-          return receive(Op::Irecv, call.src, call.rtag, call.rbytes, call.req, record);
-        return;
-      }
-      if (call.op != Op::Startall) return;  // send_init and recv_init only describe a request
-      for (std::uint32_t i = 0; i < call.record_count; ++i) {
-        const core::RequestRecord& r = program_.records[call.first_record + i];
-        if (r.peer < 0) continue;
-        if (r.send) {
-          send(Op::Isend, r.peer, r.tag, r.bytes, r.req, record);
-        } else {
-          receive(Op::Irecv, r.peer, r.tag, r.bytes, r.req, record);
-        }
-      }
-      return;
+      return start_persistent(call, record);
     case core::OpKind::Collective:
       return collective(call);
     case core::OpKind::CommCreate:  // p2p on any communicator replays on one (README)
     case core::OpKind::Finalize:
       return;
+  }
+}
+
+void MeasurableProcess::point_to_point(const core::ProgramStep& call, bool record) {
+  if (call.op == Op::Sendrecv || call.op == Op::SendrecvReplace) return sendrecv(call, record);
+  if (call.op == Op::Probe || call.op == Op::Iprobe) return;
+  if (call.dst >= 0) return send(call.op, call.dst, call.tag, call.bytes, call.req, record);
+  if (call.src >= 0) return receive(call.op, call.src, call.rtag, call.rbytes, call.req, record);
+}
+
+void MeasurableProcess::start_persistent(const core::ProgramStep& call, bool record) {
+  if (call.op == Op::Start) {
+    if (call.dst >= 0) return send(Op::Isend, call.dst, call.tag, call.bytes, call.req, record);
+    if (call.src >= 0)
+      return receive(Op::Irecv, call.src, call.rtag, call.rbytes, call.req, record);
+    return;
+  }
+  if (call.op != Op::Startall) return;  // send_init and recv_init only describe a request
+  for (std::uint32_t i = 0; i < call.record_count; ++i) {
+    const core::RequestRecord& r = program_.records[call.first_record + i];
+    if (r.peer < 0) continue;
+    if (r.send) {
+      send(Op::Isend, r.peer, r.tag, r.bytes, r.req, record);
+    } else {
+      receive(Op::Irecv, r.peer, r.tag, r.bytes, r.req, record);
+    }
   }
 }
 

@@ -77,11 +77,36 @@ class MeasurableProcess {
     int in_flight = 0;
   };
 
+  // Per measured repetition: each unit's time, and each call's compute before it (kept apart
+  // for a completion, whose first unit it goes with).
+  struct MeasuredTimes {
+    std::vector<std::vector<double>> units;     // [repetition][unit]
+    std::vector<std::vector<double>> computes;  // [repetition][call]
+  };
+  // What each noise pair sends per measured repetition of the step.
+  struct NoiseLoad {
+    std::int64_t per_pair = 0;  // messages
+    double bytes = 0;           // each
+  };
+
   // A request about to be posted, with what its message record needs.
   Pending pending(std::int32_t peer, std::int64_t bytes, bool send, bool record,
                   double posted) const;
   void load(int index, int slot);
+  // The noise that makes up for the application's network messages the step does not send
+  // (`own_messages`: this process's); collective over the measurable processes.
+  NoiseLoad noise_load(std::int64_t own_messages) const;
+  // Plays call i after its compute, `previous` the end of the call before; when measuring, adds
+  // its measured units' times to repetition `rep`. Returns when the call ended.
+  double play_call(std::size_t i, bool measuring, std::size_t rep, double previous,
+                   MeasuredTimes& times);
+  // Adds the step's measured times to the rank's: a completion's to its CompletionPart, the
+  // other calls' to the rank's sums.
+  void add_measured(const MeasuredTimes& times);
+  void add_completion(std::size_t call, const MeasuredTimes& times);
   void execute(const core::ProgramStep& call, bool record);
+  void point_to_point(const core::ProgramStep& call, bool record);
+  void start_persistent(const core::ProgramStep& call, bool record);
   void send(core::Op op, std::int32_t dst, std::int32_t tag, std::int64_t bytes, std::int64_t req,
             bool record);
   void receive(core::Op op, std::int32_t src, std::int32_t tag, std::int64_t bytes,
@@ -126,6 +151,7 @@ class MeasurableProcess {
   std::vector<MPI_Request> requests_;
   std::vector<std::int64_t> request_ids_;
   std::vector<int> completed_;  // buffered sends, complete for the application already
+  std::vector<double> done_;    // per peer of the completion call: when its last request did
   std::vector<char> send_buffer_, scratch_;
   std::unordered_map<std::int64_t, std::vector<char>> receive_buffers_;
   CollectiveCall collective_;

@@ -27,6 +27,41 @@ std::vector<int> in_node_order(const std::vector<std::vector<int>>& nodes) {
   return out;
 }
 
+// The processes that are not measurable: the black holes the plan needs, then noise pairs of
+// the rest (when `noise`), those on nodes without measurable processes first.
+void assign_black_holes_and_noise(const std::vector<int>& ordered,
+                                  const std::vector<int>& node_of_process, bool noise,
+                                  Setup& setup) {
+  const int processes = static_cast<int>(node_of_process.size());
+  std::vector<int> pool;
+  for (const int p : ordered)
+    if (std::find(setup.measurable.begin(), setup.measurable.end(), p) == setup.measurable.end())
+      pool.push_back(p);
+  // Black holes and noise on nodes of their own first.
+  std::stable_partition(pool.begin(), pool.end(), [&](int p) {
+    const int node = node_of_process[static_cast<std::size_t>(p)];
+    return std::none_of(setup.measurable.begin(), setup.measurable.end(), [&](int m) {
+      return node_of_process[static_cast<std::size_t>(m)] == node;
+    });
+  });
+  const auto holes = static_cast<std::size_t>(setup.plan.black_holes);
+  if (holes > pool.size()) {
+    throw std::invalid_argument(
+        std::to_string(processes) +
+        " processes are too few: " + std::to_string(setup.measurable.size()) +
+        " measurable processes need " + std::to_string(holes) +
+        " black holes (eq. 5: one per measurable process with a message "
+        "to a rank not loaded), " +
+        std::to_string(pool.size()) + " left; launch at least " +
+        std::to_string(setup.measurable.size() + holes) + " or give a smaller --measurable");
+  }
+  setup.black_holes.assign(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(holes));
+  if (noise) {
+    for (std::size_t i = holes; i + 1 < pool.size(); i += 2)
+      setup.noise_pairs.emplace_back(pool[i], pool[i + 1]);
+  }
+}
+
 }  // namespace
 
 Setup make_setup(const core::ScaledTrace& trace, const std::vector<int>& node_of_process,
@@ -98,33 +133,7 @@ Setup make_setup(const core::ScaledTrace& trace, const std::vector<int>& node_of
     setup.measurable.assign(ordered.begin(), ordered.begin() + measurable);
   }
 
-  std::vector<int> pool;
-  for (const int p : ordered)
-    if (std::find(setup.measurable.begin(), setup.measurable.end(), p) == setup.measurable.end())
-      pool.push_back(p);
-  // Black holes and noise on nodes of their own first.
-  std::stable_partition(pool.begin(), pool.end(), [&](int p) {
-    const int node = node_of_process[static_cast<std::size_t>(p)];
-    return std::none_of(setup.measurable.begin(), setup.measurable.end(), [&](int m) {
-      return node_of_process[static_cast<std::size_t>(m)] == node;
-    });
-  });
-  const auto holes = static_cast<std::size_t>(setup.plan.black_holes);
-  if (holes > pool.size()) {
-    throw std::invalid_argument(
-        std::to_string(processes) +
-        " processes are too few: " + std::to_string(setup.measurable.size()) +
-        " measurable processes need " + std::to_string(holes) +
-        " black holes (eq. 5: one per measurable process with a message "
-        "to a rank not loaded), " +
-        std::to_string(pool.size()) + " left; launch at least " +
-        std::to_string(setup.measurable.size() + holes) + " or give a smaller --measurable");
-  }
-  setup.black_holes.assign(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(holes));
-  if (options.noise) {
-    for (std::size_t i = holes; i + 1 < pool.size(); i += 2)
-      setup.noise_pairs.emplace_back(pool[i], pool[i + 1]);
-  }
+  assign_black_holes_and_noise(ordered, node_of_process, options.noise, setup);
   return setup;
 }
 

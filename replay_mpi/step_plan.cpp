@@ -194,6 +194,69 @@ std::vector<std::int32_t> event_group(const RankEvents& re, std::int32_t rank, s
   return group;
 }
 
+// Loads the next step: the unmeasured units of the lowest pending ranks that fit, looking at
+// most `window` ranks past the lowest, then other ranks from `fill_cursor` on, so that every
+// step has M ranks (collectives run among all measurable processes).
+void load_step(const std::vector<RankEvents>& ranks, const std::set<std::int32_t>& pending,
+               std::size_t window, std::int32_t& fill_cursor, LoadedSet& loaded) {
+  const auto nprocs = static_cast<std::int32_t>(ranks.size());
+  loaded.clear();
+  std::size_t scanned = 0;
+  for (auto it = pending.begin(); it != pending.end() && scanned < window && !loaded.full();
+       ++it, ++scanned) {
+    const RankEvents& re = ranks[static_cast<std::size_t>(*it)];
+    if (re.units() == 0) loaded.add_all({*it});
+    for (std::size_t e = 0; e < re.units() && !loaded.full(); ++e)
+      if (!re.measured[e]) loaded.add_all(event_group(re, *it, e));
+  }
+  for (int tries = 0; tries < nprocs && !loaded.full(); ++tries) {
+    loaded.add_all({fill_cursor});
+    fill_cursor = (fill_cursor + 1) % nprocs;
+  }
+}
+
+bool peers_loaded(const RankEvents& re, std::size_t e, const LoadedSet& loaded) {
+  for (std::uint32_t k = re.first_peer[e]; k < re.first_peer[e + 1]; ++k)
+    if (!loaded.contains(re.peers[k])) return false;
+  return true;
+}
+
+// The step of the loaded ranks: every unit whose rank and peers are all loaded and that was
+// not measured before is measured there; a slot with a unit whose peers are not all loaded gets
+// a black hole. Ranks left with nothing to measure leave `pending`.
+PlannedStep measure_loaded_units(int phase, const LoadedSet& loaded, std::vector<RankEvents>& ranks,
+                                 std::set<std::int32_t>& pending) {
+  PlannedStep step;
+  step.phase = phase;
+  step.ranks = loaded.slots();
+  step.measured.resize(step.ranks.size());
+  step.black_hole.assign(step.ranks.size(), -1);
+  for (std::size_t slot = 0; slot < step.ranks.size(); ++slot) {
+    const std::int32_t r = step.ranks[slot];
+    if (r < 0) continue;
+    RankEvents& re = ranks[static_cast<std::size_t>(r)];
+    bool external = false;
+    for (std::size_t e = 0; e < re.units(); ++e) {
+      const bool all_loaded = peers_loaded(re, e, loaded);
+      external = external || !all_loaded;
+      if (all_loaded && !re.measured[e]) {
+        re.measured[e] = 1;
+        --re.unmeasured;
+        step.measured[slot].push_back(static_cast<std::uint32_t>(e));
+      }
+    }
+    if (external) step.black_hole[slot] = step.black_holes++;
+    if (re.unmeasured == 0) pending.erase(r);
+  }
+  return step;
+}
+
+std::size_t measured_units(const PlannedStep& step) {
+  std::size_t n = 0;
+  for (const std::vector<std::uint32_t>& units : step.measured) n += units.size();
+  return n;
+}
+
 void plan_phase(const core::ScaledTrace& trace, int phase, const PlanOptions& options, Plan& plan) {
   const int nprocs = trace.nprocs();
   std::vector<RankEvents> ranks =
@@ -209,48 +272,9 @@ void plan_phase(const core::ScaledTrace& trace, int phase, const PlanOptions& op
   std::int32_t fill_cursor = 0;
   bool first = true;
   while (!pending.empty()) {
-    loaded.clear();
-    std::size_t scanned = 0;
-    for (auto it = pending.begin(); it != pending.end() && scanned < window && !loaded.full();
-         ++it, ++scanned) {
-      const RankEvents& re = ranks[static_cast<std::size_t>(*it)];
-      if (re.units() == 0) loaded.add_all({*it});
-      for (std::size_t e = 0; e < re.units() && !loaded.full(); ++e)
-        if (!re.measured[e]) loaded.add_all(event_group(re, *it, e));
-    }
-    // The remaining processes play other ranks, so that every step has M ranks (collectives
-    // run among all measurable processes).
-    for (int tries = 0; tries < nprocs && !loaded.full(); ++tries) {
-      loaded.add_all({fill_cursor});
-      fill_cursor = (fill_cursor + 1) % nprocs;
-    }
-    PlannedStep step;
-    step.phase = phase;
-    step.ranks = loaded.slots();
-    step.measured.resize(step.ranks.size());
-    step.black_hole.assign(step.ranks.size(), -1);
-    std::size_t measured_here = 0;
-    for (std::size_t slot = 0; slot < step.ranks.size(); ++slot) {
-      const std::int32_t r = step.ranks[slot];
-      if (r < 0) continue;
-      RankEvents& re = ranks[static_cast<std::size_t>(r)];
-      bool external = false;
-      for (std::size_t e = 0; e < re.units(); ++e) {
-        bool all_loaded = true;
-        for (std::uint32_t k = re.first_peer[e]; k < re.first_peer[e + 1]; ++k)
-          all_loaded = all_loaded && loaded.contains(re.peers[k]);
-        external = external || !all_loaded;
-        if (all_loaded && !re.measured[e]) {
-          re.measured[e] = 1;
-          --re.unmeasured;
-          step.measured[slot].push_back(static_cast<std::uint32_t>(e));
-          ++measured_here;
-        }
-      }
-      if (external) step.black_hole[slot] = step.black_holes++;
-      if (re.unmeasured == 0) pending.erase(r);
-    }
-    if (measured_here == 0 && !(first && pending.empty())) {
+    load_step(ranks, pending, window, fill_cursor, loaded);
+    PlannedStep step = measure_loaded_units(phase, loaded, ranks, pending);
+    if (measured_units(step) == 0 && !(first && pending.empty())) {
       // Cannot happen when every event fits alone (checked in load_phase): the lowest pending
       // rank's first unmeasured event is always loaded into an empty step.
       throw std::logic_error("replay planner made no progress in " +

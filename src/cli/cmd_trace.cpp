@@ -97,6 +97,7 @@ int run_traced(const std::vector<std::string>& command, const fs::path& lib, con
     setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("P3S_TRACE_DIR", out.c_str(), 1);
     std::vector<char*> argv;
+    argv.reserve(command.size() + 1);
     for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());
@@ -112,6 +113,20 @@ int run_traced(const std::vector<std::string>& command, const fs::path& lib, con
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + WTERMSIG(status);
+}
+
+// The first word that is neither an option nor the value of --out or --workload: a command
+// written without '--' before it.
+std::string first_stray_word(const Args& options) {
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const std::string& a = options[i];
+    if (a == "--out" || a == "-o" || a == "--workload" || a == "-w") {
+      ++i;
+    } else if (!a.empty() && !a.starts_with("-")) {
+      return a;
+    }
+  }
+  return "";
 }
 
 std::string utc_now() {
@@ -142,20 +157,10 @@ int run_trace(const Args& args) {
   try {
     parsed = parse_options(options, desc, kUsage);
   } catch (const po::too_many_positional_options_error&) {
-    // The first word that is neither an option nor the value of --out or --workload.
-    std::string word;
-    for (std::size_t i = 0; i < options.size() && word.empty(); ++i) {
-      const std::string& a = options[i];
-      if (a == "--out" || a == "-o" || a == "--workload" || a == "-w") {
-        ++i;
-      } else if (!a.starts_with("-")) {
-        word = a;
-      }
-    }
     throw UsageError(
         fmt::format("'{}' is not an option: put the command to trace after '--', as in\n"
                     "  p3s trace --out DIR -- mpirun -np 4 ./app",
-                    word));
+                    first_stray_word(options)));
   }
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;

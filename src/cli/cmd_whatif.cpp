@@ -44,6 +44,77 @@ void progress(const std::string& what) {
   std::fflush(stdout);
 }
 
+// What --cpu-speedup, --bandwidth, --latency and --topology say, as written.
+struct VariantTexts {
+  std::string speedups, bandwidths, latencies, topologies;
+};
+
+// The platforms (files, each once) and the changes asked of them, parsed.
+VariantRequest variant_request(const std::vector<std::string>& platforms,
+                               const VariantTexts& texts) {
+  VariantRequest request;
+  for (const std::string& p : platforms) {
+    if (!fs::is_regular_file(p)) throw UsageError(fmt::format("--platform: no file '{}'", p));
+    for (const std::string& seen : request.platforms) {
+      if (fs::equivalent(seen, p)) {
+        throw UsageError(fmt::format("--platform {} is given twice (as {})", p, seen));
+      }
+    }
+    request.platforms.push_back(p);
+  }
+  if (!texts.speedups.empty()) request.cpu_speedups = parse_cpu_speedups(texts.speedups);
+  if (!texts.bandwidths.empty())
+    request.bandwidths = parse_scale_factors(texts.bandwidths, "--bandwidth");
+  if (!texts.latencies.empty())
+    request.latencies = parse_scale_factors(texts.latencies, "--latency");
+  if (!texts.topologies.empty()) request.topologies = parse_topologies(texts.topologies);
+  return request;
+}
+
+// What every simulation of one whatif run shares.
+struct WhatifRun {
+  fs::path dir;
+  std::string slt_file;
+  SimulationFlags flags;
+};
+
+// Simulates the trace at `n` on variant `v`: its point, or a warning saying why there is none.
+void predict_variant(const WhatifRun& run, const model::SltScaledTrace& trace, std::int64_t n,
+                     std::size_t v, report::WhatifPrediction& prediction) {
+  const report::WhatifVariant& variant = prediction.variants[v];
+  const std::string where = fmt::format("[N = {}, {}]", n, variant.id);
+  SimulationFlags point_flags = run.flags;
+  point_flags.platform = variant.platform;
+  point_flags.cpu_speedup = variant.cpu_speedup;
+  sim::SimOptions options = simulation_options(point_flags);
+  options.progress = [&](std::string_view what) { progress(fmt::format("{}   {}", where, what)); };
+  sim::SimResult result;
+  try {
+    result = sim::simulate(trace, options);
+  } catch (const std::runtime_error& e) {
+    prediction.warnings.push_back(
+        fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}", n, variant.id,
+                    variant.name, e.what()));
+    progress(fmt::format("{} FAILED: {}", where, e.what()));
+    return;
+  } catch (const std::invalid_argument& e) {
+    prediction.warnings.push_back(
+        fmt::format("N = {} on {} ({}) not predicted: {}", n, variant.id, variant.name, e.what()));
+    progress(fmt::format("{} FAILED: {}", where, e.what()));
+    return;
+  }
+  if (const auto problem = unusable_pet(result, trace)) {
+    prediction.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
+    progress(fmt::format("{} refused: PET = {}", where, result.pet));
+    return;
+  }
+  report::write_text(run.dir / fmt::format("sim-{}-{}.json", variant.id, n),
+                     simulation_json(result, run.slt_file, trace.warnings()).dump(2) + "\n");
+  prediction.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
+  progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
+                       result.cost.events, result.cost.wall_seconds));
+}
+
 }  // namespace
 
 int run_whatif(const Args& args) {
@@ -93,21 +164,8 @@ int run_whatif(const Args& args) {
   if (!parsed) return 0;
   const std::vector<std::int64_t> counts = parse_process_counts(counts_text, "-n");
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
-  VariantRequest request;
-  for (const std::string& p : platforms) {
-    if (!fs::is_regular_file(p)) throw UsageError(fmt::format("--platform: no file '{}'", p));
-    for (const std::string& seen : request.platforms) {
-      if (fs::equivalent(seen, p)) {
-        throw UsageError(fmt::format("--platform {} is given twice (as {})", p, seen));
-      }
-    }
-    request.platforms.push_back(p);
-  }
-  if (!speedups_text.empty()) request.cpu_speedups = parse_cpu_speedups(speedups_text);
-  if (!bandwidth_text.empty())
-    request.bandwidths = parse_scale_factors(bandwidth_text, "--bandwidth");
-  if (!latency_text.empty()) request.latencies = parse_scale_factors(latency_text, "--latency");
-  if (!topology_text.empty()) request.topologies = parse_topologies(topology_text);
+  const VariantRequest request =
+      variant_request(platforms, {speedups_text, bandwidth_text, latency_text, topology_text});
   flags.platform = request.platforms.front();
   const sim::SimOptions engine = simulation_options(flags);  // checks the engine flags
   const fs::path dir(out_dir);
@@ -131,6 +189,7 @@ int run_whatif(const Args& args) {
   prediction.ns.erase(std::unique(prediction.ns.begin(), prediction.ns.end()), prediction.ns.end());
 
   prepare_report_dir(dir, force, whatif_file);
+  const WhatifRun run{dir, slt_file, flags};
   for (PlannedVariant& v : planned) {
     if (v.spec) {
       v.variant.platform = (dir / fmt::format("platform-{}.xml", v.variant.id)).string();
@@ -151,40 +210,7 @@ int run_whatif(const Args& args) {
           fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
     }
     for (std::size_t v = 0; v < prediction.variants.size(); ++v) {
-      const report::WhatifVariant& variant = prediction.variants[v];
-      const std::string where = fmt::format("[N = {}, {}]", n, variant.id);
-      SimulationFlags point_flags = flags;
-      point_flags.platform = variant.platform;
-      point_flags.cpu_speedup = variant.cpu_speedup;
-      sim::SimOptions options = simulation_options(point_flags);
-      options.progress = [&](std::string_view what) {
-        progress(fmt::format("{}   {}", where, what));
-      };
-      sim::SimResult result;
-      try {
-        result = sim::simulate(*trace, options);
-      } catch (const std::runtime_error& e) {
-        prediction.warnings.push_back(
-            fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}", n, variant.id,
-                        variant.name, e.what()));
-        progress(fmt::format("{} FAILED: {}", where, e.what()));
-        continue;
-      } catch (const std::invalid_argument& e) {
-        prediction.warnings.push_back(fmt::format("N = {} on {} ({}) not predicted: {}", n,
-                                                  variant.id, variant.name, e.what()));
-        progress(fmt::format("{} FAILED: {}", where, e.what()));
-        continue;
-      }
-      if (const auto problem = unusable_pet(result, *trace)) {
-        prediction.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
-        progress(fmt::format("{} refused: PET = {}", where, result.pet));
-        continue;
-      }
-      report::write_text(dir / fmt::format("sim-{}-{}.json", variant.id, n),
-                         simulation_json(result, slt_file, trace->warnings()).dump(2) + "\n");
-      prediction.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
-      progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
-                           result.cost.events, result.cost.wall_seconds));
+      predict_variant(run, *trace, n, v, prediction);
     }
   }
   if (prediction.points.empty()) {

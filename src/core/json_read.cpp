@@ -57,7 +57,7 @@ bool find_path(const json& at, const json* node, std::string& path, int depth = 
 }  // namespace
 
 std::string json_message(const json::exception& e) {
-  const std::string what = e.what();
+  std::string what = e.what();
   if (what.starts_with("[json.exception.")) {
     const std::size_t end = what.find("] ");
     if (end != std::string::npos) return what.substr(end + 2);

@@ -42,6 +42,81 @@ std::string column_prefix(std::string name) {
   return name;
 }
 
+// One point's row of the prediction table.
+std::string point_row(const ScalingPrediction& p, const PredictedPoint& pt) {
+  std::string measured = "-", difference = "-";
+  if (const MeasuredRun* m = p.measured_at(pt.n)) measured = fmt::format("{:.6g}", m->aet_seconds);
+  if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
+  const auto [low, high] = bounds_text(pt.pet_interval, "-", 6);
+  return fmt::format(
+      "{:>7} {:>14.6g} {:>12} {:>12} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
+      pt.pet_seconds, low, high, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
+      100 * pt.covered, pt.traced ? "(traced n)" : "");
+}
+
+// The replayed PETs beside the simulated ones, each point's phases indented below it.
+std::string replay_table(const ScalingPrediction& p) {
+  std::string out = fmt::format(
+      "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
+      "  {:>7} {:>14} {:>14} {:>10} {:>12} {:>12}\n",
+      "N", "simulated (s)", "replayed (s)", "difference", "low (s)", "high (s)");
+  for (const PredictedPoint& pt : p.points) {
+    if (!pt.replay_pet_seconds) continue;
+    const auto [low, high] = bounds_text(pt.replay_interval, "-", 6);
+    out += fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}% {:>12} {:>12}\n", pt.n,
+                       pt.pet_seconds, *pt.replay_pet_seconds,
+                       100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds, low, high);
+    for (const PhaseCheck& c : pt.phase_checks) {
+      out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
+                         c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
+                         c.flagged ? "FLAGGED: " + c.cause : "");
+    }
+  }
+  out += fmt::format(
+      "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %; low, "
+      "high: the replayed\n  PET with every phase at its fastest and at its slowest measured "
+      "repetition)\n",
+      100 * p.tolerance);
+  return out;
+}
+
+// One point of the prediction's JSON, with its phases' cross-check when the replay ran.
+nlohmann::json point_json(const ScalingPrediction& p, const PredictedPoint& pt) {
+  nlohmann::json point = {{"n", pt.n},
+                          {"pet_seconds", pt.pet_seconds},
+                          {"speedup", p.speedup(pt)},
+                          {"efficiency", p.efficiency(pt)},
+                          {"traced", pt.traced},
+                          {"simulated_events", pt.events},
+                          {"simulation_wall_seconds", pt.sim_wall_seconds},
+                          {"covered", pt.covered},
+                          {"omitted", pt.omitted}};
+  if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
+  if (pt.pet_interval) {
+    point["pet_low_seconds"] = pt.pet_interval->low;
+    point["pet_high_seconds"] = pt.pet_interval->high;
+  }
+  if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
+  if (pt.replay_interval) {
+    point["replay_pet_low_seconds"] = pt.replay_interval->low;
+    point["replay_pet_high_seconds"] = pt.replay_interval->high;
+  }
+  if (!pt.phase_checks.empty()) {
+    point["phase_checks"] = nlohmann::json::array();
+    for (const PhaseCheck& c : pt.phase_checks) {
+      nlohmann::json check = {{"name", c.name},
+                              {"weight", c.weight},
+                              {"simulated_phase_et_seconds", c.simulated_seconds},
+                              {"replayed_phase_et_seconds", c.replayed_seconds},
+                              {"difference_pct", c.difference_pct()},
+                              {"flagged", c.flagged}};
+      if (c.flagged) check["cause"] = c.cause;
+      point["phase_checks"].push_back(check);
+    }
+  }
+  return point;
+}
+
 }  // namespace
 
 std::string prediction_table(const ScalingPrediction& p) {
@@ -51,17 +126,7 @@ std::string prediction_table(const ScalingPrediction& p) {
   out += fmt::format("{:>7} {:>14} {:>12} {:>12} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N",
                      "PET (s)", "low (s)", "high (s)", "speedup", "efficiency", "measured (s)",
                      "pred-meas", "covers", "");
-  for (const PredictedPoint& pt : p.points) {
-    std::string measured = "-", difference = "-";
-    if (const MeasuredRun* m = p.measured_at(pt.n))
-      measured = fmt::format("{:.6g}", m->aet_seconds);
-    if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
-    const auto [low, high] = bounds_text(pt.pet_interval, "-", 6);
-    out += fmt::format(
-        "{:>7} {:>14.6g} {:>12} {:>12} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
-        pt.pet_seconds, low, high, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
-        100 * pt.covered, pt.traced ? "(traced n)" : "");
-  }
+  for (const PredictedPoint& pt : p.points) out += point_row(p, pt);
   out += fmt::format(
       "\n{} and efficiency against the smallest N above, on the same platform.\n"
       "covers: the share of the run's time the predicted phases stand for (in the traced run "
@@ -86,28 +151,7 @@ std::string prediction_table(const ScalingPrediction& p) {
   }
   if (std::any_of(p.points.begin(), p.points.end(),
                   [](const PredictedPoint& pt) { return pt.replay_pet_seconds.has_value(); })) {
-    out += fmt::format(
-        "\nSynthetic Signature (replay_mpi on the real machine) beside the simulator:\n"
-        "  {:>7} {:>14} {:>14} {:>10} {:>12} {:>12}\n",
-        "N", "simulated (s)", "replayed (s)", "difference", "low (s)", "high (s)");
-    for (const PredictedPoint& pt : p.points) {
-      if (!pt.replay_pet_seconds) continue;
-      const auto [low, high] = bounds_text(pt.replay_interval, "-", 6);
-      out +=
-          fmt::format("  {:>7} {:>14.6g} {:>14.6g} {:>+9.1f}% {:>12} {:>12}\n", pt.n,
-                      pt.pet_seconds, *pt.replay_pet_seconds,
-                      100 * (*pt.replay_pet_seconds - pt.pet_seconds) / pt.pet_seconds, low, high);
-      for (const PhaseCheck& c : pt.phase_checks) {
-        out += fmt::format("          {:<14.14} {:>14.6g} {:>14.6g} {:>+9.1f}%  {}\n", c.name,
-                           c.simulated_seconds, c.replayed_seconds, c.difference_pct(),
-                           c.flagged ? "FLAGGED: " + c.cause : "");
-      }
-    }
-    out += fmt::format(
-        "  (indented: each phase's PhaseET; FLAGGED when they differ by more than {:g} %; low, "
-        "high: the replayed\n  PET with every phase at its fastest and at its slowest measured "
-        "repetition)\n",
-        100 * p.tolerance);
+    out += replay_table(p);
   }
   if (p.weak_scaling) {
     out += "\nbest N: not named under weak scaling (the PET grows with the problem)\n";
@@ -183,41 +227,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                       {"coverage", p.coverage},
                       {"not_modelled", p.not_modelled},
                       {"warnings", p.warnings}};
-  for (const PredictedPoint& pt : p.points) {
-    nlohmann::json point = {{"n", pt.n},
-                            {"pet_seconds", pt.pet_seconds},
-                            {"speedup", p.speedup(pt)},
-                            {"efficiency", p.efficiency(pt)},
-                            {"traced", pt.traced},
-                            {"simulated_events", pt.events},
-                            {"simulation_wall_seconds", pt.sim_wall_seconds},
-                            {"covered", pt.covered},
-                            {"omitted", pt.omitted}};
-    if (const auto d = p.difference_pct(pt)) point["difference_from_measured_pct"] = *d;
-    if (pt.pet_interval) {
-      point["pet_low_seconds"] = pt.pet_interval->low;
-      point["pet_high_seconds"] = pt.pet_interval->high;
-    }
-    if (pt.replay_pet_seconds) point["replay_pet_seconds"] = *pt.replay_pet_seconds;
-    if (pt.replay_interval) {
-      point["replay_pet_low_seconds"] = pt.replay_interval->low;
-      point["replay_pet_high_seconds"] = pt.replay_interval->high;
-    }
-    if (!pt.phase_checks.empty()) {
-      point["phase_checks"] = nlohmann::json::array();
-      for (const PhaseCheck& c : pt.phase_checks) {
-        nlohmann::json check = {{"name", c.name},
-                                {"weight", c.weight},
-                                {"simulated_phase_et_seconds", c.simulated_seconds},
-                                {"replayed_phase_et_seconds", c.replayed_seconds},
-                                {"difference_pct", c.difference_pct()},
-                                {"flagged", c.flagged}};
-        if (c.flagged) check["cause"] = c.cause;
-        point["phase_checks"].push_back(check);
-      }
-    }
-    j["points"].push_back(point);
-  }
+  for (const PredictedPoint& pt : p.points) j["points"].push_back(point_json(p, pt));
   if (std::any_of(p.points.begin(), p.points.end(),
                   [](const PredictedPoint& pt) { return !pt.phase_checks.empty(); })) {
     j["tolerance"] = p.tolerance;

@@ -1,5 +1,7 @@
 #include "sim/overhead_table.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -38,7 +40,8 @@ OverheadTable::OverheadTable(const std::string& spec) {
   for (const std::string& chunk : split(spec, ';')) {
     std::vector<std::string> fields = split(chunk, ':');
     if (fields.size() < 3) {
-      throw std::invalid_argument("'" + chunk + "' in '" + spec + "' is not SIZE:BASE:PER_BYTE");
+      throw std::invalid_argument(
+          fmt::format("'{}' in '{}' is not SIZE:BASE:PER_BYTE", chunk, spec));
     }
     Piece piece;
     auto [end, ec] =

@@ -148,7 +148,7 @@ PlatformSpec read_platform_spec(const std::filesystem::path& file) {
       where);
   try {
     const PlatformElements original = platform_elements(doc);
-    const PlatformSpec spec = spec_of(original);
+    PlatformSpec spec = spec_of(original);
     // Written back, the spec must give the same cluster and settings: else some of the file
     // (a topology shape of its own, host names, sharing policy) is not in the spec.
     pugi::xml_document rewritten;

@@ -161,6 +161,35 @@ std::vector<std::string_view> split_on(std::string_view text, char separator) {
   }
 }
 
+// A time as SMPI's overheads take it: a non-negative number, perhaps with a unit.
+bool plain_time(std::string_view number) {
+  for (const char* unit : {"ps", "ns", "us", "ms", "s"}) {
+    if (number.ends_with(unit)) {
+      number.remove_suffix(std::string_view(unit).size());
+      break;
+    }
+  }
+  double v = 0;
+  return plain_number(number, v);
+}
+
+// One SIZE:VALUE[:VALUE...] piece: `values` values (0: one or more), each a factor > 0 or a
+// time.
+bool factor_piece_ok(std::string_view piece, std::size_t values, bool times) {
+  const std::vector<std::string_view> fields = split_on(piece, ':');
+  std::uint64_t size = 0;
+  auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), size);
+  if (fields[0].empty() || ec != std::errc() || end != fields[0].data() + fields[0].size()) {
+    return false;
+  }
+  if (values == 0 ? fields.size() < 2 : fields.size() != values + 1) return false;
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    double v = 0;
+    if (times ? !plain_time(fields[i]) : !(plain_number(fields[i], v) && v > 0)) return false;
+  }
+  return true;
+}
+
 // SMPI's factor syntax: SIZE:VALUE[:VALUE...] pieces separated by ';', SIZE a byte count and
 // every VALUE a positive number (a factor) or, for overheads, a non-negative time.
 void check_factors(const std::string& what, const std::string& spec, std::size_t values,
@@ -168,31 +197,10 @@ void check_factors(const std::string& what, const std::string& spec, std::size_t
   const std::string form = times ? "SIZE:BASE:PER_BYTE[;...]" : "SIZE:FACTOR[;...]";
   for (std::string_view piece : split_on(spec, ';')) {
     if (piece.empty()) continue;  // a trailing ';'
-    const std::vector<std::string_view> fields = split_on(piece, ':');
-    std::uint64_t size = 0;
-    auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), size);
-    const bool size_ok =
-        !fields[0].empty() && ec == std::errc() && end == fields[0].data() + fields[0].size();
-    bool values_ok = size_ok && (values == 0 ? fields.size() >= 2 : fields.size() == values + 1);
-    for (std::size_t i = 1; values_ok && i < fields.size(); ++i) {
-      double v = 0;
-      if (times) {
-        std::string_view number = fields[i];
-        for (const char* unit : {"ps", "ns", "us", "ms", "s"}) {
-          if (number.ends_with(unit)) {
-            number.remove_suffix(std::string_view(unit).size());
-            break;
-          }
-        }
-        values_ok = plain_number(number, v);
-      } else {
-        values_ok = plain_number(fields[i], v) && v > 0;
-      }
-    }
-    if (!values_ok) {
-      throw std::invalid_argument(what + " '" + spec + "': '" + std::string(piece) + "' is not " +
-                                  form +
-                                  (times ? " with non-negative times" : " with factors > 0"));
+    if (!factor_piece_ok(piece, values, times)) {
+      throw std::invalid_argument(
+          fmt::format("{} '{}': '{}' is not {} {}", what, spec, piece, form,
+                      times ? "with non-negative times" : "with factors > 0"));
     }
   }
   if (spec.find_first_not_of("; ") == std::string::npos) {

@@ -14,10 +14,14 @@ namespace {
 constexpr std::int64_t kEnvelopeBytes = 16;
 
 // A message carries no data, only a word SimGrid copies to the receiver: an eager send's slot
-// on the board (odd), or a rendezvous send (2).
+// on the board (odd), or a rendezvous send (2). SimGrid's payload is a void*, never
+// dereferenced here: the word travels as one.
 constexpr std::uintptr_t kRendezvous = 2;
+void* as_payload(std::uintptr_t word) {
+  return reinterpret_cast<void*>(word);  // NOLINT(performance-no-int-to-ptr): a word, no address
+}
 void* eager_word(EagerSendBoard::Slot slot) {
-  return reinterpret_cast<void*>((static_cast<std::uintptr_t>(slot) << 1) | 1);
+  return as_payload((static_cast<std::uintptr_t>(slot) << 1) | 1);
 }
 
 void busy(double seconds) {
@@ -72,7 +76,7 @@ void PointToPoint::send(std::uint64_t comm_key, std::int32_t dst, std::int32_t t
     busy(blocking ? overheads_.send.seconds(bytes) : overheads_.isend.seconds(bytes));
   }
   const EagerSendBoard::Slot slot = eager ? board_.post() : 0;
-  void* word = eager ? eager_word(slot) : reinterpret_cast<void*>(kRendezvous);
+  void* word = eager ? eager_word(slot) : as_payload(kRendezvous);
   simgrid::s4u::CommPtr comm = mailbox(comm_key, rank_, dst, tag)->put_init(word, 0);
   comm->set_payload_size(static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
   comm->start();

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <string_view>
 
 namespace p3s::sim {
 namespace {
@@ -10,21 +11,25 @@ bool is_digit(char c) {
   return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }
 
+// The run of digits of `s` from `from` on, without its leading zeros (a lone 0 stays); `end`
+// is set past the run.
+std::string_view digit_run(const std::string& s, std::size_t from, std::size_t& end) {
+  end = from;
+  while (end < s.size() && is_digit(s[end])) ++end;
+  std::size_t first = from;
+  while (first + 1 < end && s[first] == '0') ++first;
+  return {s.data() + first, end - first};
+}
+
 }  // namespace
 
 bool natural_less(const std::string& a, const std::string& b) {
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
     if (is_digit(a[i]) && is_digit(b[j])) {
+      // Compare digit runs as numbers: without leading zeros, the longer run is larger.
       std::size_t i_end = i, j_end = j;
-      while (i_end < a.size() && is_digit(a[i_end])) ++i_end;
-      while (j_end < b.size() && is_digit(b[j_end])) ++j_end;
-      // Compare digit runs as numbers: skip leading zeros, then the longer run is larger.
-      std::size_t i_first = i, j_first = j;
-      while (i_first + 1 < i_end && a[i_first] == '0') ++i_first;
-      while (j_first + 1 < j_end && b[j_first] == '0') ++j_first;
-      std::string_view x(a.data() + i_first, i_end - i_first),
-          y(b.data() + j_first, j_end - j_first);
+      const std::string_view x = digit_run(a, i, i_end), y = digit_run(b, j, j_end);
       if (x.size() != y.size()) return x.size() < y.size();
       if (x != y) return x < y;
       i = i_end, j = j_end;

@@ -120,6 +120,7 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   args.insert(args.end(), kEngineDefaults.begin(), kEngineDefaults.end());
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());

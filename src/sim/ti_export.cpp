@@ -182,7 +182,7 @@ class ActionWriter {
 std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::filesystem::path& dir,
                                    const SessionPlan& plan, const TiExportOptions& o) {
   std::filesystem::create_directories(dir);
-  const std::filesystem::path list_path = dir / "ti.list";
+  std::filesystem::path list_path = dir / "ti.list";
   std::ofstream list(list_path);
   std::vector<core::Event> events;
   fmt::memory_buffer text;
@@ -217,6 +217,7 @@ std::vector<std::filesystem::path> export_ti(const core::ScaledTrace& trace,
   }
   if (options.mode == SimMode::Full) return {write_traces(trace, dir, full_plan(trace), options)};
   std::vector<std::filesystem::path> lists;
+  lists.reserve(trace.phases().size());
   for (int p = 0; p < static_cast<int>(trace.phases().size()); ++p) {
     lists.push_back(write_traces(trace, dir / fmt::format("phase-{}", p),
                                  phase_plan(p, options.measured_repetitions), options));

@@ -31,6 +31,40 @@ struct RankedAction {
   TiAction action;
 };
 
+// The actions of file `f` (number `f` of the list) with their ranks, appended to `actions`.
+void read_ranked_actions(const TiTrace& trace, std::size_t f, std::vector<RankedAction>& actions) {
+  const fs::path& file = trace.files[f];
+  const std::string text = core::read_text_file(file, "TI rank file");
+  std::size_t line_no = 0;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::vector<std::string> fields = split_fields(std::string_view(text).substr(pos, nl - pos));
+    pos = nl + 1;
+    ++line_no;
+    if (fields.empty()) continue;
+    int rank = -1;
+    const std::string& first = fields[0];
+    auto [ptr, ec] = std::from_chars(first.data(), first.data() + first.size(), rank);
+    if (ec != std::errc() || ptr != first.data() + first.size() || rank < 0) {
+      throw core::FormatError(file.string(), line_no,
+                              "a TI action starts with its rank, not '" + first + "'");
+    }
+    if (fields.size() < 2)
+      throw core::FormatError(file.string(), line_no, "rank " + first + " but no action");
+    if (!trace.shared_file && static_cast<std::size_t>(rank) != f) {
+      throw core::FormatError(file.string(), line_no,
+                              "action of rank " + first + " in the file of rank " +
+                                  std::to_string(f) + " (list entry " + std::to_string(f + 1) +
+                                  "): SMPI numbers rank files from 1, file K holding rank K-1");
+    }
+    TiAction action{f, line_no, std::move(fields[1]), {}};
+    action.args.assign(std::make_move_iterator(fields.begin() + 2),
+                       std::make_move_iterator(fields.end()));
+    actions.push_back({rank, std::move(action)});
+  }
+}
+
 }  // namespace
 
 void TiTrace::fail(const TiAction& action, const std::string& reason) const {
@@ -42,42 +76,12 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   trace.files = files;
   trace.shared_file = files.size() == 1;
   std::vector<RankedAction> actions;
-  int max_rank = -1;
-  for (std::size_t f = 0; f < files.size(); ++f) {
-    const std::string text = core::read_text_file(files[f], "TI rank file");
-    std::size_t line_no = 0;
-    for (std::size_t pos = 0; pos < text.size();) {
-      std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) nl = text.size();
-      std::vector<std::string> fields = split_fields(std::string_view(text).substr(pos, nl - pos));
-      pos = nl + 1;
-      ++line_no;
-      if (fields.empty()) continue;
-      int rank = -1;
-      const std::string& first = fields[0];
-      auto [ptr, ec] = std::from_chars(first.data(), first.data() + first.size(), rank);
-      if (ec != std::errc() || ptr != first.data() + first.size() || rank < 0) {
-        throw core::FormatError(files[f].string(), line_no,
-                                "a TI action starts with its rank, not '" + first + "'");
-      }
-      if (fields.size() < 2)
-        throw core::FormatError(files[f].string(), line_no, "rank " + first + " but no action");
-      if (!trace.shared_file && static_cast<std::size_t>(rank) != f) {
-        throw core::FormatError(files[f].string(), line_no,
-                                "action of rank " + first + " in the file of rank " +
-                                    std::to_string(f) + " (list entry " + std::to_string(f + 1) +
-                                    "): SMPI numbers rank files from 1, file K holding rank K-1");
-      }
-      TiAction action{f, line_no, std::move(fields[1]), {}};
-      action.args.assign(std::make_move_iterator(fields.begin() + 2),
-                         std::make_move_iterator(fields.end()));
-      max_rank = std::max(max_rank, rank);
-      actions.push_back({rank, std::move(action)});
-    }
-  }
+  for (std::size_t f = 0; f < files.size(); ++f) read_ranked_actions(trace, f, actions);
   if (actions.empty())
     throw core::FormatError(files[0].string(), 0,
                             "no TI action in the trace: the SMPI run wrote nothing");
+  int max_rank = -1;
+  for (const RankedAction& a : actions) max_rank = std::max(max_rank, a.rank);
   // A rank number is only plausible if every lower rank can have an action of its own; this
   // also keeps a garbled number from sizing a huge table.
   if (static_cast<std::size_t>(max_rank) >= actions.size()) {

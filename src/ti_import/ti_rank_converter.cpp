@@ -309,6 +309,7 @@ class RankConverter {
   // Per-rank counts of a v-collective: exactly one per rank of the run.
   std::vector<std::int64_t> counts(const TiAction& a, std::size_t first, const char* what) const {
     std::vector<std::int64_t> values;
+    values.reserve(static_cast<std::size_t>(nprocs_));
     for (int r = 0; r < nprocs_; ++r)
       values.push_back(count(a, first + static_cast<std::size_t>(r), what));
     return values;
@@ -448,7 +449,7 @@ class RankConverter {
     p.source_unknown = source_unknown;
     p.record = sending ? core::RequestRecord{e.req, true, e.dst, e.tag, e.bytes}
                        : core::RequestRecord{e.req, false, e.src, e.rtag, e.rbytes};
-    requests_.add(std::move(p));
+    requests_.add(p);
   }
 
   TiRequestKey named_request(const TiAction& a, const TiActionSpec& spec) const {
@@ -507,52 +508,55 @@ class RankConverter {
 
   // Collectives: TI does not say on which communicator, so every one is imported on
   // MPI_COMM_WORLD with its root as written (the root's rank in the communicator it ran on).
+  // What a collective moves at this rank, and its root.
+  struct CollectiveBytes {
+    std::int64_t sent = 0, received = 0;
+    std::int32_t root = core::kNone;
+  };
+
   void collective(const TiAction& a, const TiActionSpec& spec) {
+    const CollectiveBytes moved = collective_bytes(a, spec);
+    core::Event& e = emit(spec.op);
+    e.bytes = moved.sent;
+    e.rbytes = moved.received;
+    e.root = moved.root;
+    if (core::is_nonblocking(spec.op)) {
+      e.req = new_request();
+      TiPendingRequest p;
+      p.collective = true;
+      p.record = {e.req, true, core::kNone, core::kNone,
+                  e.bytes};  // as p3s traces a collective request
+      requests_.add(p);
+    }
+  }
+
+  CollectiveBytes collective_bytes(const TiAction& a, const TiActionSpec& spec) const {
     const std::int64_t n = nprocs_;
     const std::size_t vn = static_cast<std::size_t>(nprocs_);
-    std::int64_t sent = 0, received = 0;
-    std::int32_t at = core::kNone;
+    CollectiveBytes c;
     switch (spec.shape) {
       case TiShape::Barrier:
         arity(a, spec, 0, 0);
         break;
       case TiShape::Bcast:
         arity(a, spec, 2, 3);
-        at = root(a, 1);
-        sent = received = bytes(a, 0, 2, "COUNT");
+        c.root = root(a, 1);
+        c.sent = c.received = bytes(a, 0, 2, "COUNT");
         break;
       case TiShape::Reduce:
         arity(a, spec, 3, 4);
         amount(a, 1, "FLOPS");
-        at = root(a, 2);
-        sent = received = bytes(a, 0, 3, "COUNT");
+        c.root = root(a, 2);
+        c.sent = c.received = bytes(a, 0, 3, "COUNT");
         break;
       case TiShape::AllReduce:
         arity(a, spec, 2, 3);
         amount(a, 1, "FLOPS");
-        sent = received = bytes(a, 0, 2, "COUNT");
+        c.sent = c.received = bytes(a, 0, 2, "COUNT");
         break;
       case TiShape::Gather:
-      case TiShape::Scatter: {
-        // SMPI leaves out RECVCOUNT when it is 0.
-        arity(a, spec, 4, 5);
-        const std::size_t r = a.args.size() - 4;  // 1 when RECVCOUNT is there
-        at = root(a, 1 + r);
-        const std::int64_t send_bytes = bytes(a, 0, 2 + r, "SENDCOUNT");
-        const std::int64_t recv_size = type_size(a, 3 + r);
-        const std::int64_t recv_bytes = r ? product(a, count(a, 1, "RECVCOUNT"), recv_size) : 0;
-        const bool is_root = at == rank_;
-        if (spec.shape == TiShape::Gather) {
-          // SMPI refuses a root whose send and receive sizes differ, except that it writes
-          // MPI_IN_PLACE as a send of 0: then the root's own block counts, as p3s traces it.
-          sent = is_root && send_bytes == 0 ? recv_bytes : send_bytes;
-          received = is_root ? product(a, n, recv_bytes) : 0;
-        } else {
-          sent = is_root ? product(a, n, send_bytes) : 0;
-          received = recv_bytes;
-        }
-        break;
-      }
+      case TiShape::Scatter:
+        return rooted_block_bytes(a, spec);
       case TiShape::AllGather:
       case TiShape::AllToAll: {
         arity(a, spec, 3, 4);
@@ -560,43 +564,30 @@ class RankConverter {
         const std::int64_t send_bytes = bytes(a, 0, 1 + r, "SENDCOUNT");
         const std::int64_t recv_size = type_size(a, 2 + r);
         const std::int64_t recv_bytes = r ? product(a, count(a, 1, "RECVCOUNT"), recv_size) : 0;
-        sent = spec.shape == TiShape::AllToAll ? product(a, n, send_bytes) : send_bytes;
-        received = product(a, n, recv_bytes);
+        c.sent = spec.shape == TiShape::AllToAll ? product(a, n, send_bytes) : send_bytes;
+        c.received = product(a, n, recv_bytes);
         break;
       }
-      case TiShape::GatherV: {
-        vector_arity(a, spec, vn + 4, kSubCommunicator);
-        at = root(a, 1 + vn);
-        sent = bytes(a, 0, vn + 2, "SENDCOUNT");
-        const std::vector<std::int64_t> per_rank = counts(a, 1, "RECVCOUNT");
-        const std::int64_t recv_size = type_size(a, vn + 3);
-        received = product(a, sum(a, per_rank), recv_size);
-        if (at != rank_) {
-          received = 0;  // only the root receives; SMPI writes zeros elsewhere
-        } else if (sent == 0) {
-          // MPI_IN_PLACE, as for gather
-          sent = product(a, per_rank[static_cast<std::size_t>(rank_)], recv_size);
-        }
-        break;
-      }
+      case TiShape::GatherV:
+        return gatherv_bytes(a, spec);
       case TiShape::ScatterV:
         vector_arity(a, spec, vn + 4, kSubCommunicator);
-        at = root(a, vn + 1);
-        sent = product(a, sum(a, counts(a, 0, "SENDCOUNT")), type_size(a, vn + 2));
-        if (at != rank_) sent = 0;  // only the root sends; SMPI writes zeros elsewhere
-        received = bytes(a, vn, vn + 3, "RECVCOUNT");
+        c.root = root(a, vn + 1);
+        c.sent = product(a, sum(a, counts(a, 0, "SENDCOUNT")), type_size(a, vn + 2));
+        if (c.root != rank_) c.sent = 0;  // only the root sends; SMPI writes zeros elsewhere
+        c.received = bytes(a, vn, vn + 3, "RECVCOUNT");
         break;
       case TiShape::AllGatherV:
         vector_arity(a, spec, vn + 3, kSubCommunicator);
-        sent = bytes(a, 0, vn + 1, "SENDCOUNT");
-        received = product(a, sum(a, counts(a, 1, "RECVCOUNT")), type_size(a, vn + 2));
+        c.sent = bytes(a, 0, vn + 1, "SENDCOUNT");
+        c.received = product(a, sum(a, counts(a, 1, "RECVCOUNT")), type_size(a, vn + 2));
         break;
       case TiShape::AllToAllV:
         vector_arity(a, spec, 2 * vn + 4, kSubCommunicator);
         count(a, 0, "SENDTOTAL");
         count(a, vn + 1, "RECVTOTAL");
-        sent = product(a, sum(a, counts(a, 1, "SENDCOUNT")), type_size(a, 2 * vn + 2));
-        received = product(a, sum(a, counts(a, vn + 2, "RECVCOUNT")), type_size(a, 2 * vn + 3));
+        c.sent = product(a, sum(a, counts(a, 1, "SENDCOUNT")), type_size(a, 2 * vn + 2));
+        c.received = product(a, sum(a, counts(a, vn + 2, "RECVCOUNT")), type_size(a, 2 * vn + 3));
         break;
       case TiShape::ReduceScatter: {
         vector_arity(a, spec, vn + 2,
@@ -605,25 +596,57 @@ class RankConverter {
         amount(a, vn, "FLOPS");
         const std::int64_t size = type_size(a, vn + 1);
         const std::vector<std::int64_t> per_rank = counts(a, 0, "RECVCOUNT");
-        sent = product(a, sum(a, per_rank), size);
-        received = product(a, per_rank[static_cast<std::size_t>(rank_)], size);
+        c.sent = product(a, sum(a, per_rank), size);
+        c.received = product(a, per_rank[static_cast<std::size_t>(rank_)], size);
         break;
       }
       default:
         break;
     }
-    core::Event& e = emit(spec.op);
-    e.bytes = sent;
-    e.rbytes = received;
-    e.root = at;
-    if (core::is_nonblocking(spec.op)) {
-      e.req = new_request();
-      TiPendingRequest p;
-      p.collective = true;
-      p.record = {e.req, true, core::kNone, core::kNone,
-                  e.bytes};  // as p3s traces a collective request
-      requests_.add(std::move(p));
+    return c;
+  }
+
+  // Gather and scatter: one block per rank to or from the root.
+  CollectiveBytes rooted_block_bytes(const TiAction& a, const TiActionSpec& spec) const {
+    const std::int64_t n = nprocs_;
+    CollectiveBytes c;
+    // SMPI leaves out RECVCOUNT when it is 0.
+    arity(a, spec, 4, 5);
+    const std::size_t r = a.args.size() - 4;  // 1 when RECVCOUNT is there
+    c.root = root(a, 1 + r);
+    const std::int64_t send_bytes = bytes(a, 0, 2 + r, "SENDCOUNT");
+    const std::int64_t recv_size = type_size(a, 3 + r);
+    const std::int64_t recv_bytes = r ? product(a, count(a, 1, "RECVCOUNT"), recv_size) : 0;
+    const bool is_root = c.root == rank_;
+    if (spec.shape == TiShape::Gather) {
+      // SMPI refuses a root whose send and receive sizes differ, except that it writes
+      // MPI_IN_PLACE as a send of 0: then the root's own block counts, as p3s traces it.
+      c.sent = is_root && send_bytes == 0 ? recv_bytes : send_bytes;
+      c.received = is_root ? product(a, n, recv_bytes) : 0;
+    } else {
+      c.sent = is_root ? product(a, n, send_bytes) : 0;
+      c.received = recv_bytes;
     }
+    return c;
+  }
+
+  // Gatherv: the root receives every rank's count.
+  CollectiveBytes gatherv_bytes(const TiAction& a, const TiActionSpec& spec) const {
+    const std::size_t vn = static_cast<std::size_t>(nprocs_);
+    CollectiveBytes c;
+    vector_arity(a, spec, vn + 4, kSubCommunicator);
+    c.root = root(a, 1 + vn);
+    c.sent = bytes(a, 0, vn + 2, "SENDCOUNT");
+    const std::vector<std::int64_t> per_rank = counts(a, 1, "RECVCOUNT");
+    const std::int64_t recv_size = type_size(a, vn + 3);
+    c.received = product(a, sum(a, per_rank), recv_size);
+    if (c.root != rank_) {
+      c.received = 0;  // only the root receives; SMPI writes zeros elsewhere
+    } else if (c.sent == 0) {
+      // MPI_IN_PLACE, as for gather
+      c.sent = product(a, per_rank[static_cast<std::size_t>(rank_)], recv_size);
+    }
+    return c;
   }
 
   // A v-collective's counts are one per rank of the run; `hint` says why they may not be.

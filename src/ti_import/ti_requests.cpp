@@ -20,7 +20,7 @@ std::optional<std::size_t> TiPendingRequests::find(const TiRequestKey& key) cons
 }
 
 TiPendingRequest TiPendingRequests::take(std::size_t index) {
-  TiPendingRequest taken = std::move(pending_.at(index));
+  TiPendingRequest taken = pending_.at(index);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
   return taken;
 }

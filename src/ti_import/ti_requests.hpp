@@ -33,7 +33,7 @@ struct TiPendingRequest {
 // come, first served, as MPI orders messages of one source and tag.
 class TiPendingRequests {
  public:
-  void add(TiPendingRequest request) { pending_.push_back(std::move(request)); }
+  void add(TiPendingRequest request) { pending_.push_back(request); }
   // Index of the oldest pending request a wait or test line names.
   std::optional<std::size_t> find(const TiRequestKey& key) const;
   TiPendingRequest& at(std::size_t index) { return pending_.at(index); }

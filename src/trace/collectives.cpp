@@ -1,5 +1,8 @@
 #include "trace/collectives.hpp"
 
+#include <array>
+#include <cstddef>
+
 #include "trace/message_bytes.hpp"
 
 namespace p3s::trace {
@@ -150,17 +153,24 @@ Sizes bytes_reduce_scatter_block(const CollectiveArgs& a, const CommunicatorInfo
   return {block * comm.local_size, block};
 }
 
+using ByteRule = Sizes (*)(const CollectiveArgs&, const CommunicatorInfo&, Role);
+
+// Each blocking collective's byte rule by Op, from the operation table (null for the other
+// operations). A table rather than a switch: the collectives that share a rule would be cases
+// with identical bodies.
+constexpr std::array<ByteRule, core::kOpCount> kByteRules = [] {
+  std::array<ByteRule, core::kOpCount> rules{};
+#define P3S_BYTE_RULE(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ...) \
+  rules[static_cast<std::size_t>(Op::Enum)] = bytes_##bytes;
+  P3S_COLLECTIVE_OPS(P3S_BYTE_RULE)
+#undef P3S_BYTE_RULE
+  return rules;
+}();
+
 // `op` is a blocking collective.
 Sizes sizes_of(Op op, const CollectiveArgs& a, const CommunicatorInfo& comm, Role role) {
-#define P3S_BYTE_RULE(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ...) \
-  case Op::Enum:                                                            \
-    return bytes_##bytes(a, comm, role);
-  switch (op) {
-    P3S_COLLECTIVE_OPS(P3S_BYTE_RULE)
-    default:
-      return {};
-  }
-#undef P3S_BYTE_RULE
+  const ByteRule rule = kByteRules[static_cast<std::size_t>(op)];
+  return rule != nullptr ? rule(a, comm, role) : Sizes{};
 }
 
 // Fills the event; false when the communicator cannot be recorded.
