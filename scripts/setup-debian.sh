@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config gfortran clang-format
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-tidy
   libopenmpi-dev openmpi-bin
   mpich libmpich-dev
   libsimgrid-dev simgrid
