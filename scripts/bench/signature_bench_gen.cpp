@@ -155,7 +155,6 @@ int main(int argc, char** argv) {
   info.host = "bench";
   info.wall_clock = "CLOCK_MONOTONIC";
   info.cpu_clock = "CLOCK_THREAD_CPUTIME_ID";
-  info.source = "synthetic";
   p3s::core::write_run_info(dir, info);
   fmt::print("wrote {}: {} ranks, {} events ({} per rank, {} iterations of {} events)\n",
              dir.string(), nprocs, total, total / nprocs, iterations, kEventsPerIteration);
