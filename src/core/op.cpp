@@ -96,6 +96,10 @@ OpKind op_kind(Op op) {
   return info(op).kind;
 }
 
+bool is_point_to_point(Op op) {
+  return op_kind(op) == OpKind::PointToPoint;
+}
+
 bool is_nonblocking(Op op) {
   return info(op).nonblocking;
 }

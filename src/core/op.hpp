@@ -41,6 +41,8 @@ enum class OpKind : std::uint8_t {
 std::string_view op_name(Op op);
 std::optional<Op> op_from_name(std::string_view name);
 OpKind op_kind(Op op);
+// True for point-to-point calls (sends, receives, sendrecv, probes), not persistent ones.
+bool is_point_to_point(Op op);
 // True for calls that return before their communication completes (a request is created).
 bool is_nonblocking(Op op);
 // True for collectives with a root argument.

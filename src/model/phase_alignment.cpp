@@ -16,10 +16,6 @@ namespace {
 
 using signature::EventToken;
 
-bool is_point_to_point(const EventToken& t) {
-  return core::op_kind(t.op) == core::OpKind::PointToPoint;
-}
-
 // What makes two events of one run the same slot, apart from the peer offsets.
 struct SlotGroup {
   core::Op op = core::Op::Barrier;
@@ -55,8 +51,8 @@ std::vector<SlotKey> rank_keys(const std::vector<EventToken>& events, std::int64
     // A message's slot does not depend on the communicator it travels on (its peers are world
     // ranks); a collective's, on whether that is the world: each rank numbers the shapes of
     // its communicators for itself, and a row's shape differs from column to column.
-    key.group = {t.op, t.tag, t.rtag, !is_point_to_point(t) && t.comm != 0, 0};
-    if (is_point_to_point(t)) {
+    key.group = {t.op, t.tag, t.rtag, !core::is_point_to_point(t.op) && t.comm != 0, 0};
+    if (core::is_point_to_point(t.op)) {
       key.dst = offset_of(t.dst, rank, n, method);
       key.src = offset_of(t.src, rank, n, method);
       key.repeat = repeats[key]++;

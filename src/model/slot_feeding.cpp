@@ -7,10 +7,6 @@
 namespace p3s::model {
 namespace {
 
-bool point_to_point(core::Op op) {
-  return core::op_kind(op) == core::OpKind::PointToPoint;
-}
-
 // A point-to-point send of one rank: its slot, tag and destination (a world rank).
 struct Sent {
   std::int32_t slot;
@@ -25,7 +21,7 @@ std::vector<std::vector<Sent>> sends_by_rank(const AlignedRun& run) {
   for (std::size_t r = 0; r < n; ++r) {
     for (std::int32_t slot : run.order[r]) {
       const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (e && e->dst >= 0 && point_to_point(e->op)) {
+      if (e && e->dst >= 0 && core::is_point_to_point(e->op)) {
         sends[r].push_back(
             {slot, e->tag, absolute_peer(e->dst, static_cast<std::int64_t>(r), run.n)});
       }
@@ -53,7 +49,7 @@ std::vector<std::int32_t> feeders_at(const PhaseModel& phase, std::size_t s, std
   const PeerMap from = phase.src_rules->rules[s].at(n, static_cast<std::int64_t>(s));
   for (std::size_t t = 0; t < phase.slots.size(); ++t) {
     const SlotModel& send = phase.slots[t];
-    if (!send.sends || send.tag != receive.rtag || !point_to_point(send.op)) continue;
+    if (!send.sends || send.tag != receive.rtag || !core::is_point_to_point(send.op)) continue;
     const PeerMap to = phase.dst_rules->rules[t].at(n, static_cast<std::int64_t>(t));
     bool feeds = true;
     for (std::int64_t r = 0; r < n && feeds; ++r) {
@@ -76,7 +72,7 @@ std::vector<std::optional<std::int32_t>> feeding_slots(const AlignedRun& run,
     std::map<std::pair<std::int64_t, std::int32_t>, std::size_t> taken;  // (peer, tag) -> count
     for (std::int32_t slot : run.order[r]) {
       const auto& e = run.slot_events[static_cast<std::size_t>(slot)][r];
-      if (!e || e->src < 0 || !point_to_point(e->op)) continue;
+      if (!e || e->src < 0 || !core::is_point_to_point(e->op)) continue;
       const std::int64_t from = absolute_peer(e->src, static_cast<std::int64_t>(r), run.n);
       const std::size_t k = taken[{from, e->rtag}]++;
       const std::optional<std::int32_t> source =
@@ -98,7 +94,7 @@ void decide_feeders_by_rules(const PhaseModel& phase, std::int64_t largest,
   for (const std::int64_t n : {2 * largest, 3 * largest, 4 * largest}) {
     try {
       for (std::size_t s = 0; s < phase.slots.size(); ++s) {
-        if (!phase.slots[s].receives || !point_to_point(phase.slots[s].op)) continue;
+        if (!phase.slots[s].receives || !core::is_point_to_point(phase.slots[s].op)) continue;
         const std::vector<std::int32_t> found = feeders_at(phase, s, n);
         if (found.size() == 1) feeder[s] = found.front();
       }

@@ -48,10 +48,6 @@ std::int64_t bytes_at(const std::optional<ScalingFit>& fit, int n, std::string_v
   return bytes;
 }
 
-bool point_to_point(core::Op op) {
-  return core::op_kind(op) == core::OpKind::PointToPoint;
-}
-
 bool gathers(core::Op op) {
   using core::Op;
   return op == Op::Gather || op == Op::Gatherv || op == Op::Igather || op == Op::Igatherv;
@@ -89,11 +85,11 @@ void check_carried(const PhaseModel& phase, const InstantiateOptions& options, i
 // collective's both), bytes per member multiplied out over `members`.
 void add_sides(core::Event& e, const SlotModel& m, std::int64_t bytes, std::int64_t rbytes,
                std::int64_t members, int rank) {
-  if (e.dst != core::kNone || !point_to_point(m.op)) {
+  if (e.dst != core::kNone || !core::is_point_to_point(m.op)) {
     e.tag = m.tag;
     e.bytes = bytes;
   }
-  if (e.src != core::kNone || !point_to_point(m.op)) {
+  if (e.src != core::kNone || !core::is_point_to_point(m.op)) {
     e.rtag = m.rtag;
     e.rbytes = rbytes;
   }
@@ -119,7 +115,7 @@ struct PendingRequests {
 // call that completes one request when none is pending: as in the runs, a rank with no
 // request pending makes no such call.
 bool track_requests(core::Event& e, const SlotModel& m, PendingRequests& requests) {
-  if (core::is_nonblocking(m.op) && point_to_point(m.op)) {
+  if (core::is_nonblocking(m.op) && core::is_point_to_point(m.op)) {
     e.req = requests.next++;
     const bool send = e.dst != core::kNone;
     requests.pending.push_back(
@@ -276,7 +272,8 @@ std::optional<core::Event> SltScaledTrace::slot_event(const InstantiatedSlot& sl
   e.op = m.op;
   if (m.sends) e.dst = static_cast<std::int32_t>(slot.dst(rank));
   if (m.receives) e.src = static_cast<std::int32_t>(slot.src(rank));
-  if (point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone) return std::nullopt;
+  if (core::is_point_to_point(m.op) && e.dst == core::kNone && e.src == core::kNone)
+    return std::nullopt;
   if (m.rooted) e.root = static_cast<std::int32_t>(slot.root(rank));
   std::int64_t members = nprocs_;
   if (m.comm) {
