@@ -104,21 +104,22 @@ class RankAnalysis {
   // The phase of each repetition: repetitions of one body (the same calls) are one phase per
   // combination of their calls' size classes.
   std::vector<std::size_t> assign_phases(const std::vector<std::vector<std::size_t>>& repetitions) {
-    std::unordered_map<std::vector<std::uint32_t>, std::vector<std::size_t>, SequenceHash> by_body;
-    std::vector<std::vector<std::uint32_t>> bodies;
+    // The repetitions of each body, bodies in the order first seen.
+    std::unordered_map<std::vector<std::uint32_t>, std::size_t, SequenceHash> group_of_body;
+    std::vector<std::vector<std::size_t>> groups;
     for (std::size_t k = 0; k < repetitions.size(); ++k) {
       std::vector<std::uint32_t> body;
       body.reserve(repetitions[k].size());
       for (std::size_t u : repetitions[k]) body.push_back(seq_.ids[u]);
-      auto [it, inserted] = by_body.try_emplace(body);
-      if (inserted) bodies.push_back(body);
-      it->second.push_back(k);
+      auto [it, inserted] = group_of_body.try_emplace(std::move(body), groups.size());
+      if (inserted) groups.emplace_back();
+      groups[it->second].push_back(k);
     }
     std::vector<std::size_t> phase_of(repetitions.size(), 0);
-    for (const std::vector<std::uint32_t>& body : bodies) {
-      const std::vector<std::size_t>& members = by_body.at(body);
+    for (const std::vector<std::size_t>& members : groups) {
+      const std::size_t slots = repetitions[members.front()].size();
       std::vector<std::vector<std::size_t>> variant(members.size());
-      for (std::size_t slot = 0; slot < body.size(); ++slot) {
+      for (std::size_t slot = 0; slot < slots; ++slot) {
         for (const bool received : {false, true}) {
           const std::vector<std::size_t> classes =
               size_classes(repetitions, members, slot, received);

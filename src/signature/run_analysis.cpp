@@ -81,12 +81,14 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   // its time is cut out on every rank, and the ranks that left it in their one-off stretches
   // are analysed again with that decision.
   std::vector<ExtractionRecord> records(sig.ranks.size());
+  auto analyse = [&](int rank, const PhaseOptions& phases, ExtractionRecord* record) {
+    const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
+    sig.ranks[rank] = detect_phases(trace, phases, record);
+  };
   std::vector<int> ranks(sig.ranks.size());
   std::iota(ranks.begin(), ranks.end(), 0);
-  for_each_rank(ranks, options.workers, [&](int rank) {
-    const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
-    sig.ranks[rank] = detect_phases(trace, options.phases, &records[rank]);
-  });
+  for_each_rank(ranks, options.workers,
+                [&](int rank) { analyse(rank, options.phases, &records[rank]); });
   PhaseOptions agreed = options.phases;
   for (const ExtractionRecord& r : records) {
     agreed.bodies.cut_anyway.insert(r.cut_for_time.begin(), r.cut_for_time.end());
@@ -99,10 +101,7 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
       again.push_back(rank);
     }
   }
-  for_each_rank(again, options.workers, [&](int rank) {
-    const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
-    sig.ranks[rank] = detect_phases(trace, agreed);
-  });
+  for_each_rank(again, options.workers, [&](int rank) { analyse(rank, agreed, nullptr); });
 
   sig.compute = all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
   relate_phases(sig);
