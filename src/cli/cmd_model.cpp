@@ -152,9 +152,8 @@ int run_model(const Args& args) {
     print_compute(slt.compute.phases[k], slt.compute.metric);
   }
   for (const std::string& note : slt.notes) fmt::print("note: {}\n", note);
-  if (request.holdout) {
-    const model::LogicalRun check = model::logical_phases(*request.holdout);
-    fmt::print("{}", model::check_holdout(slt, check, built.holdout_phase).text());
+  if (built.holdout) {
+    fmt::print("{}", model::check_holdout(slt, *built.holdout, built.holdout_phase).text());
   }
   fmt::print("{}", coverage_text(slt, minimum));
   model::write_slt(output, slt);

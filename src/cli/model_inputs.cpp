@@ -3,23 +3,52 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_builder.hpp"
+#include "signature/reference_cut.hpp"
 #include "signature/run_analysis.hpp"
 
 namespace p3s::cli {
 
-signature::Signature signature_of(const std::string& run) {
+namespace {
+
+signature::AnalysisOptions model_analysis() {
   signature::AnalysisOptions options;
   options.phases.threshold = 0;
   // Ranks a failing job cut short are read as such: whether an incomplete run may be modelled
   // is build_model's one decision (--allow-incomplete), whichever rank's file stopped first.
   options.read.allow_truncated = true;
-  return signature::analyse_run(run, options);
+  return options;
+}
+
+// The run's phases as the model relates them: cut like the reference run (the largest
+// training run) where every rank reads like it, so that a phase is the same stretch of the
+// program at every n; else its own cut, with a note saying why.
+model::LogicalRun logical_run_like(const signature::Signature& sig,
+                                   const signature::ReferenceCut& reference,
+                                   std::vector<std::string>& notes) {
+  if (sig.run_dir == reference.run) return model::logical_phases(sig);
+  signature::AnalysisOptions options = model_analysis();
+  options.phases.reference = &reference;
+  try {
+    return model::logical_phases(signature::analyse_run(sig.run_dir, options));
+  } catch (const signature::ReferenceCutMismatch& e) {
+    notes.push_back(fmt::format("{} (n = {}) keeps its own phases: it does not read like the run "
+                                "at n = {}: {}",
+                                sig.run_dir, sig.run.nprocs, reference.n, e.what()));
+    return model::logical_phases(sig);
+  }
+}
+
+}  // namespace
+
+signature::Signature signature_of(const std::string& run) {
+  return signature::analyse_run(run, model_analysis());
 }
 
 namespace {
@@ -59,13 +88,20 @@ model::BuiltSlt build_model(const ModelRequest& request) {
     fmt::print(stderr, "WARNING: {}: modelled anyway (--allow-incomplete)\n", *why);
   }
   model::SltInputs inputs;
-  for (const signature::Signature& sig : request.training) {
-    inputs.runs.push_back(model::logical_phases(sig));
+  std::vector<std::string> notes;
+  if (!request.training.empty()) {
+    const auto largest = std::max_element(
+        request.training.begin(), request.training.end(),
+        [](const auto& a, const auto& b) { return a.run.nprocs < b.run.nprocs; });
+    const signature::ReferenceCut reference = signature::reference_cut_of(*largest);
+    for (const signature::Signature& sig : request.training) {
+      inputs.runs.push_back(logical_run_like(sig, reference, notes));
+    }
+    for (const signature::Signature& sig : request.measurable) {
+      inputs.measurable.push_back(logical_run_like(sig, reference, notes));
+    }
+    if (request.holdout) inputs.holdout = logical_run_like(*request.holdout, reference, notes);
   }
-  for (const signature::Signature& sig : request.measurable) {
-    inputs.measurable.push_back(model::logical_phases(sig));
-  }
-  if (request.holdout) inputs.holdout = model::logical_phases(*request.holdout);
   inputs.threshold = request.threshold;
   inputs.scaling = request.scaling;
   model::BuiltSlt built;
@@ -74,6 +110,7 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  built.slt.notes.insert(built.slt.notes.end(), notes.begin(), notes.end());
   if (!request.training.empty()) {
     for (const std::string& word : request.training.front().run.command) {
       built.slt.application += (built.slt.application.empty() ? "" : " ") + word;

@@ -47,6 +47,8 @@ LogicalRun logical_phases(const signature::Signature& sig) {
   out.workload = sig.run.workload;
   out.instructions = sig.compute == signature::ComputeMetric::Instructions;
   out.host = sig.run.host;
+  out.cut_like = sig.cut_like_run;
+  out.cut_like_n = sig.cut_like_n;
   out.phases.resize(sig.phases.size());
   for (std::size_t k = 0; k < sig.phases.size(); ++k) {
     out.phases[k].id = static_cast<std::int32_t>(k);

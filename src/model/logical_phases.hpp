@@ -51,6 +51,10 @@ struct LogicalRun {
   // Each rank's communicators, which its events' `comm` index.
   std::vector<std::vector<signature::CommShape>> rank_comms;
   std::vector<LogicalPhase> phases;  // in logical order
+  // The reference run whose phases these are (signature/reference_cut.hpp): phase k is the
+  // reference's phase k. Empty when the run was cut into its own loops.
+  std::string cut_like;
+  std::int64_t cut_like_n = 0;
 
   // Share of the run's time (summed over ranks) that the given phases take.
   double share_of(const std::vector<std::size_t>& phase_indexes) const;

@@ -457,6 +457,7 @@ BuiltSlt build_slt(const SltInputs& inputs) {
     status[f] = add_phase(inputs, family, present, built);
   }
   slt.coverage = coverage_of(sorted, families, status, slt);
+  built.holdout = inputs.holdout;
   return built;
 }
 

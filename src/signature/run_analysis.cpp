@@ -12,6 +12,7 @@
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
 #include "signature/phase_relation.hpp"
+#include "signature/reference_cut.hpp"
 
 namespace p3s::signature {
 namespace {
@@ -87,6 +88,15 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   };
   std::vector<int> ranks(sig.ranks.size());
   std::iota(ranks.begin(), ranks.end(), 0);
+  if (options.phases.reference) {
+    for_each_rank(ranks, options.workers, [&](int rank) { analyse(rank, options.phases, nullptr); });
+    sig.compute =
+        all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
+    sig.cut_like_run = options.phases.reference->run;
+    sig.cut_like_n = options.phases.reference->n;
+    adopt_reference_phases(sig, options.phases.reference->phases.size());
+    return sig;
+  }
   for_each_rank(ranks, options.workers,
                 [&](int rank) { analyse(rank, options.phases, &records[rank]); });
   PhaseOptions agreed = options.phases;
