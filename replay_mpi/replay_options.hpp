@@ -26,6 +26,7 @@ struct ReplayOptions {
   bool messages = true;
   bool carry_nearest = false;
   bool partial = false;
+  bool accept_ambiguous = false;
 };
 
 // Throws std::invalid_argument with what is wrong; returns nothing after printing --help.

@@ -9,46 +9,19 @@
 
 #include "cli/commands.hpp"
 #include "model/logical_phases.hpp"
+#include "model/model_runs.hpp"
 #include "model/slt_builder.hpp"
-#include "signature/reference_cut.hpp"
 #include "signature/run_analysis.hpp"
 
 namespace p3s::cli {
 
-namespace {
-
-signature::AnalysisOptions model_analysis() {
+signature::Signature signature_of(const std::string& run) {
   signature::AnalysisOptions options;
   options.phases.threshold = 0;
   // Ranks a failing job cut short are read as such: whether an incomplete run may be modelled
   // is build_model's one decision (--allow-incomplete), whichever rank's file stopped first.
   options.read.allow_truncated = true;
-  return options;
-}
-
-// The run's phases as the model relates them: cut like the reference run (the largest
-// training run) where every rank reads like it, so that a phase is the same stretch of the
-// program at every n; else its own cut, with a note saying why.
-model::LogicalRun logical_run_like(const signature::Signature& sig,
-                                   const signature::ReferenceCut& reference,
-                                   std::vector<std::string>& notes) {
-  if (sig.run_dir == reference.run) return model::logical_phases(sig);
-  signature::AnalysisOptions options = model_analysis();
-  options.phases.reference = &reference;
-  try {
-    return model::logical_phases(signature::analyse_run(sig.run_dir, options));
-  } catch (const signature::ReferenceCutMismatch& e) {
-    notes.push_back(fmt::format("{} (n = {}) keeps its own phases: it does not read like the run "
-                                "at n = {}: {}",
-                                sig.run_dir, sig.run.nprocs, reference.n, e.what()));
-    return model::logical_phases(sig);
-  }
-}
-
-}  // namespace
-
-signature::Signature signature_of(const std::string& run) {
-  return signature::analyse_run(run, model_analysis());
+  return signature::analyse_run(run, options);
 }
 
 namespace {
@@ -70,9 +43,55 @@ std::optional<std::string> incompleteness(const signature::Signature& sig) {
                      sig.run.exit_code);
 }
 
+// Whether two traced runs ran one command: word for word the same, except where each names its
+// own process count (mpirun -np 8 / -np 16). Runs imported from SimGrid name only their trace.
+bool same_program(const signature::Signature& a, const signature::Signature& b) {
+  if (a.run.source != "p3s-trace" || b.run.source != "p3s-trace") return true;
+  const std::vector<std::string>& x = a.run.command;
+  const std::vector<std::string>& y = b.run.command;
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] == y[i]) continue;
+    if (x[i] != std::to_string(a.run.nprocs) || y[i] != std::to_string(b.run.nprocs)) return false;
+  }
+  return true;
+}
+
+// Runs that are not one program on one problem cannot be one model: the same run directory
+// given twice, or training and hold-out runs of different commands (another executable, other
+// arguments than the process count). Measurable runs differ in their workload by design.
+void check_runs_belong_together(const ModelRequest& request) {
+  std::vector<const signature::Signature*> all;
+  for (const signature::Signature& sig : request.training) all.push_back(&sig);
+  if (request.holdout) all.push_back(&*request.holdout);
+  const std::size_t compared = all.size();
+  for (const signature::Signature& sig : request.measurable) all.push_back(&sig);
+  std::vector<std::filesystem::path> seen;
+  for (const signature::Signature* sig : all) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::weakly_canonical(sig->run_dir, ec);
+    if (ec) dir = sig->run_dir;
+    if (std::find(seen.begin(), seen.end(), dir) != seen.end()) {
+      throw UsageError(fmt::format("{} is given twice: each run counts once", sig->run_dir));
+    }
+    seen.push_back(dir);
+  }
+  for (std::size_t i = 1; i < compared; ++i) {
+    const signature::Signature* first = all.front();
+    if (!same_program(*first, *all[i])) {
+      throw UsageError(fmt::format(
+          "the runs are not one program on one problem: {} ran `{}`, {} ran `{}` (only the "
+          "process count may differ; runs of a smaller workload go after --measurable)",
+          first->run_dir, fmt::join(first->run.command, " "), all[i]->run_dir,
+          fmt::join(all[i]->run.command, " ")));
+    }
+  }
+}
+
 }  // namespace
 
 model::BuiltSlt build_model(const ModelRequest& request) {
+  check_runs_belong_together(request);
   std::vector<const signature::Signature*> all;
   for (const signature::Signature& sig : request.training) all.push_back(&sig);
   for (const signature::Signature& sig : request.measurable) all.push_back(&sig);
@@ -87,21 +106,12 @@ model::BuiltSlt build_model(const ModelRequest& request) {
     }
     fmt::print(stderr, "WARNING: {}: modelled anyway (--allow-incomplete)\n", *why);
   }
+  model::RunsForModel runs =
+      model::runs_for_model(request.training, request.measurable, request.holdout);
   model::SltInputs inputs;
-  std::vector<std::string> notes;
-  if (!request.training.empty()) {
-    const auto largest = std::max_element(
-        request.training.begin(), request.training.end(),
-        [](const auto& a, const auto& b) { return a.run.nprocs < b.run.nprocs; });
-    const signature::ReferenceCut reference = signature::reference_cut_of(*largest);
-    for (const signature::Signature& sig : request.training) {
-      inputs.runs.push_back(logical_run_like(sig, reference, notes));
-    }
-    for (const signature::Signature& sig : request.measurable) {
-      inputs.measurable.push_back(logical_run_like(sig, reference, notes));
-    }
-    if (request.holdout) inputs.holdout = logical_run_like(*request.holdout, reference, notes);
-  }
+  inputs.runs = std::move(runs.training);
+  inputs.measurable = std::move(runs.measurable);
+  inputs.holdout = std::move(runs.holdout);
   inputs.threshold = request.threshold;
   inputs.scaling = request.scaling;
   model::BuiltSlt built;
@@ -110,7 +120,7 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  built.slt.notes.insert(built.slt.notes.end(), notes.begin(), notes.end());
+  built.slt.notes.insert(built.slt.notes.end(), runs.notes.begin(), runs.notes.end());
   if (!request.training.empty()) {
     for (const std::string& word : request.training.front().run.command) {
       built.slt.application += (built.slt.application.empty() ? "" : " ") + word;
@@ -132,39 +142,6 @@ std::string coverage_text(const model::Slt& slt, double minimum) {
     }
   }
   return out;
-}
-
-std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,
-                                                   const model::InstantiateOptions& options,
-                                                   std::string_view command) {
-  std::unique_ptr<model::SltScaledTrace> trace;
-  try {
-    trace = std::make_unique<model::SltScaledTrace>(slt, nprocs, options);
-  } catch (const std::domain_error& e) {
-    fmt::print(stderr, "p3s {}: refused: {} (--partial leaves out what cannot be instantiated)\n",
-               command, e.what());
-    return nullptr;
-  }
-  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
-  double left_out = 0;
-  for (const model::OmittedPhase& o : trace->omitted()) {
-    double share = 0;
-    for (const model::PhaseModel& p : slt.phases) {
-      if (p.name == o.name && !p.runs_n.empty() && p.runs_n.back() == slt.runs.back()) {
-        share = p.shares.back();
-      }
-    }
-    left_out += share;
-    fmt::print(stderr, "WARNING: LEFT OUT {} ({:.1f} % of the largest training run): {}\n", o.name,
-               100 * share, o.reason);
-  }
-  if (!trace->omitted().empty()) {
-    fmt::print(stderr,
-               "WARNING: the ST4NP at N = {} leaves out {} phase(s), {:.1f} % of the largest "
-               "training run's time\n",
-               nprocs, trace->omitted().size(), 100 * left_out);
-  }
-  return trace;
 }
 
 }  // namespace p3s::cli

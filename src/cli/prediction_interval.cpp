@@ -16,14 +16,14 @@ BoundSlts::BoundSlts(const model::Slt& slt)
       high(model::slt_at_bound(slt, model::FitBound::High)) {}
 
 std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
-                                                   bool carry_nearest,
+                                                   const generate::Policy& policy,
                                                    const sim::SimOptions& options, double pet,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
   report::Interval interval{pet, pet};
   for (const auto& [name, slt] : {std::pair{"low", &bounds.low}, std::pair{"high", &bounds.high}}) {
     std::vector<std::string> why;
-    const auto trace = checked_trace(*slt, n, carry_nearest, why, [](const std::string&) {});
+    const auto trace = checked_trace(*slt, n, policy, why, [](const std::string&) {});
     std::vector<std::string> names;
     if (trace) {
       for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);

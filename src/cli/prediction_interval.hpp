@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "generate/instantiation.hpp"
 #include "model/slt.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "report/scaling_prediction.hpp"
@@ -26,7 +27,7 @@ struct BoundSlts {
 // instantiated, checked or simulated at N, or leaves out other phases than `phases` (the
 // nominal trace's, by name): an interval over other phases would not bracket the PET.
 std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
-                                                   bool carry_nearest,
+                                                   const generate::Policy& policy,
                                                    const sim::SimOptions& options, double pet,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);

@@ -69,6 +69,7 @@ LogicalRun logical_phases(const signature::Signature& sig) {
         mine.bytes_range.emplace_back(slot.bytes.min(), slot.bytes.max());
         mine.rbytes_range.emplace_back(slot.rbytes.min(), slot.rbytes.max());
       }
+      mine.completes = phase.completes;
       mine.first_event = phase.first_event;
       mine.total_ns = phase.total_ns;
       mine.share = phase.share_of(rank.run_ns);

@@ -19,6 +19,8 @@ struct LogicalRankPhase {
   double cpu_ns = 0;                          // mean compute of one repetition
   double instructions = 0;                    // the same in instructions; 0 without counters
   std::vector<double> slot_cpu_ns;            // mean compute before each event
+  // Per event, the events whose requests it completes (signature::RankPhase::completes).
+  std::vector<std::vector<std::int32_t>> completes;
   // Sizes' range over the repetitions, per event: [min, max] sent and received.
   std::vector<std::pair<double, double>> bytes_range;
   std::vector<std::pair<double, double>> rbytes_range;

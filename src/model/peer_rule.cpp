@@ -240,6 +240,20 @@ std::string PeerRule::text() const {
   return none_for_self ? text + ", none where that is the rank itself" : text;
 }
 
+bool rules_differ_at(const PeerRule& a, const PeerRule& b, std::int64_t n, std::int64_t slot) {
+  PeerMap pa, pb;
+  try {
+    pa = a.at(n, slot);
+    pb = b.at(n, slot);
+  } catch (const std::domain_error&) {
+    return false;
+  }
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (pa(r) != pb(r)) return true;
+  }
+  return false;
+}
+
 std::string_view permutation_name(Permutation permutation) {
   return kPermutationNames[static_cast<std::size_t>(permutation)];
 }

@@ -101,8 +101,8 @@ class FamilyMatcher {
       if (!ref || ref->phase >= run.phases.size()) continue;
       const LogicalPhase& phase = run.phases[ref->phase];
       if (phase.common_weight() == 0) continue;
-      (extra ? family.extra : family.members)[index] = PhaseMember{
-          ref->phase, 0.0, fmt::format("cut like the run at n = {}", run.cut_like_n)};
+      (extra ? family.extra : family.members)[index] =
+          PhaseMember{ref->phase, 0.0, fmt::format("cut like the run at n = {}", run.cut_like_n)};
       if (!extra) family.relevance = std::max(family.relevance, phase.relevance());
     }
   }

@@ -117,8 +117,14 @@ bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates
       return false;
     }
     if (role == Role::Src) sources_from_feeders(alignment, templates, phase, inference);
+    std::int64_t largest = 0;
+    for (const AlignedRun& run : alignment.runs) largest = std::max(largest, run.n);
+    find_undecided(inference, largest);
     for (const std::string& note : inference.notes) {
       phase.notes.push_back(fmt::format("{}: {}", role_name(role), note));
+    }
+    for (const UndecidedSlot& u : inference.undecided) {
+      phase.undecided.push_back({std::string(role_name(role)), u});
     }
     (role == Role::Dst   ? phase.dst_rules
      : role == Role::Src ? phase.src_rules

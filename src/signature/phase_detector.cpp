@@ -57,10 +57,9 @@ class RankAnalysis {
         if (options_.reference) repetition_reference.push_back(segment_phase[s]);
       }
     }
-    const std::vector<std::size_t> phase_of = options_.reference
-                                                  ? phases_by_reference(repetitions,
-                                                                        repetition_reference)
-                                                  : assign_phases(repetitions);
+    const std::vector<std::size_t> phase_of =
+        options_.reference ? phases_by_reference(repetitions, repetition_reference)
+                           : assign_phases(repetitions);
     for (std::size_t k = 0; k < repetitions.size(); ++k) {
       add_repetition(phases_[phase_of[k]], repetitions[k]);
       repetition_phase_.push_back(phase_of[k]);
@@ -183,10 +182,9 @@ class RankAnalysis {
   }
 
   bool same_body(const std::vector<std::size_t>& units, const RankPhase& phase) const {
-    return std::equal(units.begin(), units.end(), phase.events.begin(), phase.events.end(),
-                      [&](std::size_t u, const EventToken& t) {
-                        return seq_.tokens[seq_.ids[u]] == t;
-                      });
+    return std::equal(
+        units.begin(), units.end(), phase.events.begin(), phase.events.end(),
+        [&](std::size_t u, const EventToken& t) { return seq_.tokens[seq_.ids[u]] == t; });
   }
 
   // A stretch is a run of consecutive repetitions of one phase.

@@ -33,7 +33,7 @@ struct RankPhase {
   // waitall the calls it was given), by their index in `events`; empty for the others and for
   // requests posted outside the repetition.
   std::vector<std::vector<std::int32_t>> completes;
-  std::size_t first_event = 0;     // trace index of the first event of its first repetition
+  std::size_t first_event = 0;  // trace index of the first event of its first repetition
   // Each repetition's events in the trace are the slots' events, plus any polls that found
   // nothing folded in before them (see token_sequence.hpp).
   // Each repetition runs from the end of the event before it to the end of its last event,
@@ -66,12 +66,12 @@ struct RankPhases {
   std::int64_t run_ns = 0;
   bool instructions = false;  // the trace counted instructions
   core::TraceEnd end = core::TraceEnd::Complete;
-  std::vector<CommShape> comms;   // EventToken::comm indexes this
-  std::vector<RankPhase> phases;  // the relevant phases, in order of first appearance
+  std::vector<CommShape> comms;         // EventToken::comm indexes this
+  std::vector<RankPhase> phases;        // the relevant phases, in order of first appearance
   std::vector<PhaseStretch> stretches;  // the rank's program, in trace order
-  std::int64_t phase_count = 0;   // phases found, relevant or not
-  std::int64_t other_events = 0;  // events of the phases that are not relevant
-  std::int64_t other_ns = 0;      // and their time
+  std::int64_t phase_count = 0;         // phases found, relevant or not
+  std::int64_t other_events = 0;        // events of the phases that are not relevant
+  std::int64_t other_ns = 0;            // and their time
 
   // PET of this rank: sum over its relevant phases of PhaseET x weight.
   std::int64_t pet_ns() const {

@@ -21,7 +21,9 @@ void add_kind(std::vector<CallKind>& kinds, const CallKind& k) {
   if (!contains(kinds, k)) kinds.push_back(k);
 }
 
-std::string kind_text(const CallKind& k) { return std::string(core::op_name(k.op)); }
+std::string kind_text(const CallKind& k) {
+  return std::string(core::op_name(k.op));
+}
 
 // Each phase's edges, from every rank's body of it.
 std::vector<PhaseEdges> edges_of(const Signature& sig) {
@@ -118,9 +120,8 @@ class RankReader {
     if (item == program_.size()) return p == skeleton_.size();
     if (failed_.contains({item, p})) return false;
     if (++steps_ > kMaxParseSteps) {
-      throw ReferenceCutMismatch(
-          fmt::format("rank {}: too irregular to read like the run at n = {}", rank_,
-                      reference_.n));
+      throw ReferenceCutMismatch(fmt::format(
+          "rank {}: too irregular to read like the run at n = {}", rank_, reference_.n));
     }
     const std::size_t length = program_[item].skeleton.size();
     if (length == 0) {

@@ -51,11 +51,11 @@ struct PhaseEdges {
 
 struct ReferenceCut {
   std::int64_t n = 0;
-  std::string run;                                    // the reference's run directory
+  std::string run;                                   // the reference's run directory
   std::vector<std::vector<ReferenceStretch>> ranks;  // each rank's program
-  std::vector<PhaseEdges> phases;                     // by run phase id
-  std::size_t fullest_rank = 0;                       // the rank with the most events
-  std::vector<std::int64_t> phase_weights;            // the run phases' weights, by id
+  std::vector<PhaseEdges> phases;                    // by run phase id
+  std::size_t fullest_rank = 0;                      // the rank with the most events
+  std::vector<std::int64_t> phase_weights;           // the run phases' weights, by id
 
   // The reference rank a rank of another run is read like: the same rank where the reference
   // has it, else its fullest (an inner rank).

@@ -89,7 +89,8 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   std::vector<int> ranks(sig.ranks.size());
   std::iota(ranks.begin(), ranks.end(), 0);
   if (options.phases.reference) {
-    for_each_rank(ranks, options.workers, [&](int rank) { analyse(rank, options.phases, nullptr); });
+    for_each_rank(ranks, options.workers,
+                  [&](int rank) { analyse(rank, options.phases, nullptr); });
     sig.compute =
         all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
     sig.cut_like_run = options.phases.reference->run;

@@ -116,8 +116,10 @@ int main(int argc, char** argv) {
       for (int dx = -1; dx <= 1; ++dx) {
         if (dx == 0 && dy == 0 && dz == 0) continue;
         const Direction d = {dx, dy, dz};
-        if (count < kDirections / 2) lower[count] = d;
-        else upper[count - kDirections / 2] = d;
+        if (count < kDirections / 2)
+          lower[count] = d;
+        else
+          upper[count - kDirections / 2] = d;
         if (abs(dx) + abs(dy) + abs(dz) == 1) faces[nfaces++] = d;
         all[count++] = d;
       }

@@ -7,7 +7,8 @@
  * cols = n / rows; rank r sits at row r / cols, column r % cols. Its neighbours, each -1 when it
  * falls outside the grid (the guard every call tests): north r - cols, south r + cols, west
  * r - 1, east r + 1. Each rank owns edge x edge columns of `planes` = 4 cells each.
- * Setup: MPI_Bcast of 2 ints from rank 0 (the arguments).
+ * Setup: eight MPI_Bcast of one value each from rank 0, as input decks are read on one rank and
+ * handed out a parameter at a time (the edge, the iterations, then six relaxation constants).
  * Every iteration, in this order:
  *   the lower sweep, for each of the 4 planes:
  *     MPI_Recv from north (edge doubles, tag 1), if it exists; MPI_Recv from west (tag 2), if
@@ -20,7 +21,8 @@
  * After the loop: app_finish's MPI_Reduce.
  *
  * Reproduces: a wavefront whose corner and edge ranks skip the calls towards missing
- * neighbours, on a grid the application computes, and runs at n = 1 and on one row.
+ * neighbours, on a grid the application computes, and runs at n = 1 and on one row; input
+ * broadcasts that take a share of small runs but not of large ones.
  * Verification: each boundary row carries the sender's rank in its first value, checked on
  * arrival, and the reduced residual is a finite, non-negative number.
  */
@@ -88,8 +90,15 @@ int main(int argc, char** argv) {
   const int east = col < cols - 1 ? rank + 1 : -1;
 
   int args[2] = {(int)edge, (int)iters};
-  MPI_Bcast(args, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&args[0], 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&args[1], 1, MPI_INT, 0, MPI_COMM_WORLD);
   int ok = args[0] == edge && args[1] == iters;
+  static const double kConstants[6] = {0.25, 0.25, 0.5, 1.0, 1e-9, 2.0};
+  for (int c = 0; c < 6; ++c) {
+    double value = rank == 0 ? kConstants[c] : -1.0;
+    MPI_Bcast(&value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (value != kConstants[c]) ok = 0;
+  }
 
   double* cells = malloc((size_t)(kPlanes * edge * edge) * sizeof(double));
   double* rows_in = calloc((size_t)(2 * edge), sizeof(double));
