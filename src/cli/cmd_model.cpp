@@ -80,14 +80,30 @@ void print_compute(const model::PhaseCompute& c, const std::string& metric) {
   for (const std::string& note : c.notes) fmt::print("  compute note: {}\n", note);
 }
 
-// What the training runs leave undecided, phase by phase, or nothing.
-std::string undecided_text(const model::Slt& slt) {
+// Undecided rules whose readings differ at no more than this share of the n beyond the largest
+// training run (up to 16 times it) are noted, not refused: a grid family that departs from
+// MPI_Dims_create's at n = 432 alone leaves every other N decided. Generate refuses the N where
+// they differ either way.
+constexpr double kRareDifference = 0.05;
+
+// What the training runs leave undecided, phase by phase: the phases refused (exit 3) and those
+// only noted, each in words.
+struct Undecided {
+  std::string refused;
+  std::string noted;
+};
+
+Undecided undecided_text(const model::Slt& slt) {
   constexpr std::size_t kListed = 3;
-  std::string text;
+  Undecided out;
+  const std::int64_t largest = slt.runs.empty() ? 0 : slt.runs.back();
   for (const model::PhaseModel& phase : slt.phases) {
     if (phase.undecided.empty()) continue;
-    text += fmt::format("{} ({}): the training runs do not decide the peers of {} slot side(s):\n",
-                        phase.name, phase.calls, phase.undecided.size());
+    const std::vector<std::int64_t> ns = model::undecided_ns(phase, largest);
+    if (ns.empty()) continue;
+    std::string text =
+        fmt::format("{} ({}): the training runs leave {} reading(s) of its peers open:\n",
+                    phase.name, phase.calls, phase.undecided.size());
     for (std::size_t i = 0; i < phase.undecided.size() && i < kListed; ++i) {
       text +=
           fmt::format("  {}, from n = {} on\n", model::undecided_text(phase, phase.undecided[i]),
@@ -96,16 +112,26 @@ std::string undecided_text(const model::Slt& slt) {
     if (phase.undecided.size() > kListed) {
       text += fmt::format("  ... and {} more\n", phase.undecided.size() - kListed);
     }
-    text += phase.settled_by
-                ? fmt::format(
-                      "  a training run at n = {} decides them all: add it (or give "
-                      "--accept-ambiguous, or a --holdout run there)\n",
-                      *phase.settled_by)
-                : std::string(
-                      "  a training run on a larger grid decides them: add one (or give "
-                      "--accept-ambiguous)\n");
+    const bool rare =
+        static_cast<double>(ns.size()) <= kRareDifference * static_cast<double>(15 * largest);
+    if (rare) {
+      out.noted +=
+          text + fmt::format(
+                     "  they differ only at n = {} up to {}: generate refuses those N "
+                     "(and keeps every other)\n",
+                     fmt::join(ns.begin(), ns.begin() + std::min<std::size_t>(ns.size(), 8), ", "),
+                     16 * largest);
+      continue;
+    }
+    out.refused += text + (phase.settled_by
+                               ? fmt::format("  a training run at n = {} decides them all: add it "
+                                             "(or give --accept-ambiguous, or a --holdout run "
+                                             "there)\n",
+                                             *phase.settled_by)
+                               : std::string("  a training run on a larger grid decides them: "
+                                             "add one (or give --accept-ambiguous)\n"));
   }
-  return text;
+  return out;
 }
 
 }  // namespace
@@ -205,8 +231,11 @@ int run_model(const Args& args) {
                allow_partial ? "warning:" : "error:", 100 * slt.least_coverage(), 100 * minimum);
     if (!allow_partial) exit = kPartialExit;
   }
-  if (const std::string undecided = undecided_text(slt); !undecided.empty()) {
-    fmt::print(stderr, "p3s model: {} {}", accept_ambiguous ? "warning:" : "error:", undecided);
+  const Undecided undecided = undecided_text(slt);
+  if (!undecided.noted.empty()) fmt::print(stderr, "p3s model: note: {}", undecided.noted);
+  if (!undecided.refused.empty()) {
+    fmt::print(stderr, "p3s model: {} {}",
+               accept_ambiguous ? "warning:" : "error:", undecided.refused);
     if (!accept_ambiguous) exit = kPartialExit;
   }
   return exit;

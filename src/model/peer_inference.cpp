@@ -78,8 +78,8 @@ std::vector<Template> templates() {
     t.permutation = p;
     out.push_back(t);
   }
-  for (GridShape shape :
-       {GridShape::Square, GridShape::Balanced2D, GridShape::Cube, GridShape::Balanced3D}) {
+  for (GridShape shape : {GridShape::Square, GridShape::Balanced2D, GridShape::Compact2D,
+                          GridShape::Cube, GridShape::Balanced3D, GridShape::Compact3D}) {
     const int dims = grid_dimensions(shape);
     for (GridOrder order : {GridOrder::RowMajor, GridOrder::ColumnMajor}) {
       // Non-periodic first; a mask bit per dimension, the first dimension highest.

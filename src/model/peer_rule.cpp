@@ -126,6 +126,12 @@ std::string grid_text(const GridPeerRule& rule) {
     case GridShape::Balanced3D:
       extent = "MPI_Dims_create(n, 3)";
       break;
+    case GridShape::Compact2D:
+      extent = "most square 2D";
+      break;
+    case GridShape::Compact3D:
+      extent = "least-surface 3D";
+      break;
   }
   return fmt::format(
       "peer = ({}) on the {} grid, {}; {}", fmt::join(coords, ", "), extent,

@@ -15,6 +15,12 @@ enum class GridShape : std::uint8_t {
   Balanced2D,  // MPI_Dims_create(n, 2)
   Cube,        // cbrt(n) x cbrt(n) x cbrt(n)
   Balanced3D,  // MPI_Dims_create(n, 3)
+  // What applications that lay out their own grid compute: the factorisation with the least
+  // surface (2D: the most square, rows = the largest divisor up to sqrt(n)), extents largest
+  // first. It is MPI_Dims_create's almost always, not at 72 in 2D (9 x 8, not 12 x 6) nor at 432
+  // in 3D (9 x 8 x 6, not 12 x 6 x 6).
+  Compact2D,
+  Compact3D,
 };
 
 // RowMajor: the last dimension varies fastest (2D: rank = i*py + j, as with MPI_Cart_create).

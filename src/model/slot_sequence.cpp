@@ -269,7 +269,7 @@ bool phase_wide(const PeerRule& alternative, const std::optional<GridPeerRule>& 
 }
 
 // The slots whose alternatives on the phase's decomposition give other peers than their rule
-// beyond `largest`, each with the first such alternative.
+// beyond `largest`, once per such alternative.
 std::vector<UndecidedSlot> undecided_slots(const std::vector<PeerRuleInference>& slots,
                                            std::int64_t largest) {
   std::vector<UndecidedSlot> undecided;
@@ -283,7 +283,6 @@ std::vector<UndecidedSlot> undecided_slots(const std::vector<PeerRuleInference>&
           first_difference(*slot.rule, slot.alternatives[k], largest, static_cast<std::int64_t>(t));
       if (!at) continue;
       undecided.push_back({static_cast<std::int64_t>(t), slot.alternatives[k], *at});
-      break;
     }
   }
   return undecided;
@@ -298,7 +297,7 @@ void find_undecided(SlotSequenceInference& inference, std::int64_t largest) {
   std::vector<std::int64_t> slots;
   std::int64_t deciding = inference.undecided.front().differs_from;
   for (const UndecidedSlot& u : inference.undecided) {
-    slots.push_back(u.slot);
+    if (slots.empty() || slots.back() != u.slot) slots.push_back(u.slot);
     deciding = std::min(deciding, u.differs_from);
   }
   const UndecidedSlot& first = inference.undecided.front();

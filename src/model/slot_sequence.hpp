@@ -70,7 +70,7 @@ struct SlotSequenceInference {
   std::vector<PeerRuleInference> slots;    // one report per template
   std::string reason;                      // why it is not modelled, in one line
   // Where the training runs could not decide between rules that differ at larger n: each slot
-  // once, with its first such alternative, and in words.
+  // with each such alternative, and in words.
   std::vector<UndecidedSlot> undecided;
   std::vector<std::string> notes;
 

@@ -35,6 +35,15 @@ std::optional<std::int64_t> settling_run(const PhaseModel& phase, std::int64_t l
   return std::nullopt;
 }
 
+std::vector<std::int64_t> undecided_ns(const PhaseModel& phase, std::int64_t largest) {
+  std::vector<std::int64_t> ns;
+  if (phase.undecided.empty()) return ns;
+  for (std::int64_t n = largest + 1; n <= 16 * largest; ++n) {
+    if (undecided_at(phase, n) != nullptr) ns.push_back(n);
+  }
+  return ns;
+}
+
 std::string undecided_text(const PhaseModel& phase, const UndecidedRule& undecided) {
   return fmt::format("the {} of slot {}: '{}' and '{}' both reproduce every training run",
                      undecided.side, undecided.undecided.slot, chosen_rule(phase, undecided).text(),

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/slt.hpp"
 
@@ -20,6 +21,9 @@ const UndecidedRule* undecided_at(const PhaseModel& phase, std::int64_t n);
 // The smallest n beyond `largest` (up to 16 times it) where every undecided slot's two rules
 // differ: a training run there decides them all. Nothing when no such n is that near.
 std::optional<std::int64_t> settling_run(const PhaseModel& phase, std::int64_t largest);
+
+// The n beyond `largest`, up to 16 times it, where some undecided slot's two rules differ.
+std::vector<std::int64_t> undecided_ns(const PhaseModel& phase, std::int64_t largest);
 
 // "destination of slot 3: 'peer = ...' and 'peer = ...' both reproduce the training runs".
 std::string undecided_text(const PhaseModel& phase, const UndecidedRule& undecided);
