@@ -43,23 +43,35 @@ std::optional<std::string> incompleteness(const signature::Signature& sig) {
                      sig.run.exit_code);
 }
 
-// Whether two traced runs ran one command: word for word the same, except where each names its
-// own process count (mpirun -np 8 / -np 16). Runs imported from SimGrid name only their trace.
+// A command word with every run of digits as '#': what stays when only numbers change (the
+// process count, a process grid given as arguments, a log file named after its run).
+std::string word_shape(const std::string& word) {
+  std::string shape;
+  for (char c : word) {
+    const bool digit = c >= '0' && c <= '9';
+    if (!digit) {
+      shape += c;
+    } else if (shape.empty() || shape.back() != '#') {
+      shape += '#';
+    }
+  }
+  return shape;
+}
+
+// Whether two traced runs ran one program: their commands word for word the same but for
+// numbers. Runs imported from SimGrid name only their trace.
 bool same_program(const signature::Signature& a, const signature::Signature& b) {
   if (a.run.source != "p3s-trace" || b.run.source != "p3s-trace") return true;
   const std::vector<std::string>& x = a.run.command;
   const std::vector<std::string>& y = b.run.command;
-  if (x.size() != y.size()) return false;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (x[i] == y[i]) continue;
-    if (x[i] != std::to_string(a.run.nprocs) || y[i] != std::to_string(b.run.nprocs)) return false;
-  }
-  return true;
+  return std::equal(
+      x.begin(), x.end(), y.begin(), y.end(),
+      [](const std::string& u, const std::string& v) { return word_shape(u) == word_shape(v); });
 }
 
-// Runs that are not one program on one problem cannot be one model: the same run directory
-// given twice, or training and hold-out runs of different commands (another executable, other
-// arguments than the process count). Measurable runs differ in their workload by design.
+// Runs that are not one program cannot be one model: the same run directory given twice, or
+// training and hold-out runs of different commands (another executable, another input file,
+// other options; numbers may differ). Measurable runs are only checked for the directory.
 void check_runs_belong_together(const ModelRequest& request) {
   std::vector<const signature::Signature*> all;
   for (const signature::Signature& sig : request.training) all.push_back(&sig);
@@ -80,8 +92,9 @@ void check_runs_belong_together(const ModelRequest& request) {
     const signature::Signature* first = all.front();
     if (!same_program(*first, *all[i])) {
       throw UsageError(fmt::format(
-          "the runs are not one program on one problem: {} ran `{}`, {} ran `{}` (only the "
-          "process count may differ; runs of a smaller workload go after --measurable)",
+          "the runs are not one program: {} ran `{}`, {} ran `{}` (their commands may differ in "
+          "numbers only: the process count, a grid, a size; runs of a smaller workload go after "
+          "--measurable)",
           first->run_dir, fmt::join(first->run.command, " "), all[i]->run_dir,
           fmt::join(all[i]->run.command, " ")));
     }

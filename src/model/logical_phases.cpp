@@ -48,6 +48,7 @@ LogicalRun logical_phases(const signature::Signature& sig) {
   out.instructions = sig.compute == signature::ComputeMetric::Instructions;
   out.host = sig.run.host;
   out.cut_like = sig.cut_like_run;
+  if (!sig.ranks.empty()) out.dims_created = sig.ranks.front().dims_created;
   out.cut_like_n = sig.cut_like_n;
   out.phases.resize(sig.phases.size());
   for (std::size_t k = 0; k < sig.phases.size(); ++k) {

@@ -52,7 +52,8 @@ struct LogicalRun {
   std::vector<std::int64_t> rank_run_ns;  // each rank's traced time
   // Each rank's communicators, which its events' `comm` index.
   std::vector<std::vector<signature::CommShape>> rank_comms;
-  std::vector<LogicalPhase> phases;  // in logical order
+  std::vector<LogicalPhase> phases;            // in logical order
+  std::vector<core::DimsCreate> dims_created;  // rank 0's MPI_Dims_create calls
   // The reference run whose phases these are (signature/reference_cut.hpp): phase k is the
   // reference's phase k. Empty when the run was cut into its own loops.
   std::string cut_like;

@@ -533,6 +533,11 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   PeerRuleInference best;
   bool have_best = false;
   for (const Template& t : templates()) {
+    if (t.kind == TemplateKind::Grid &&
+        std::find(options.excluded_shapes.begin(), options.excluded_shapes.end(), t.shape) !=
+            options.excluded_shapes.end()) {
+      continue;
+    }
     if (!applicable_to_all(t, samples)) continue;
     const std::vector<LocalEquation> locals = local_equations(t, samples);
     const GeneralEquations general = general_equations(t, samples, locals, bases);

@@ -27,6 +27,8 @@ struct PhaseRun {
   std::vector<std::vector<signature::CommShape>> comms;
   // Per rank and event: the events whose requests it completes (empty where not known).
   std::vector<std::vector<std::vector<std::int32_t>>> completes;
+  // The run's MPI_Dims_create calls (its rank 0's).
+  std::vector<core::DimsCreate> dims_created;
 };
 
 enum class AlignmentMethod : std::uint8_t {

@@ -90,6 +90,23 @@ std::vector<std::int64_t> balanced_dims(std::int64_t n, int dimensions) {
   return dims;
 }
 
+std::vector<GridShape> shapes_ruled_out(const std::vector<std::vector<core::DimsCreate>>& calls,
+                                        const std::vector<std::int64_t>& ns) {
+  std::vector<GridShape> out;
+  for (const auto& [d, compact] :
+       {std::pair{2, GridShape::Compact2D}, std::pair{3, GridShape::Compact3D}}) {
+    bool every_run = !calls.empty();
+    for (std::size_t i = 0; i < calls.size() && every_run; ++i) {
+      every_run = std::any_of(calls[i].begin(), calls[i].end(), [&](const core::DimsCreate& c) {
+        return c.nnodes == ns[i] && static_cast<int>(c.dims.size()) == d &&
+               std::all_of(c.given.begin(), c.given.end(), [](std::int32_t g) { return g == 0; });
+      });
+    }
+    if (every_run) out.push_back(compact);
+  }
+  return out;
+}
+
 std::optional<std::vector<std::int64_t>> grid_extent(GridShape shape, std::int64_t n) {
   if (n < 1) return std::nullopt;
   switch (shape) {

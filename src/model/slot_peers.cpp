@@ -104,14 +104,14 @@ void sources_from_feeders(const Alignment& alignment, const SlotTemplates& templ
 }  // namespace
 
 bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates,
-                      const std::vector<SlotModel>& slots, PhaseModel& phase,
-                      std::vector<std::string>& failures) {
+                      const std::vector<SlotModel>& slots, const PeerInferenceOptions& options,
+                      PhaseModel& phase, std::vector<std::string>& failures) {
   for (Role role : {Role::Dst, Role::Src, Role::Root}) {
     const bool used = std::any_of(slots.begin(), slots.end(),
                                   [&](const SlotModel& slot) { return plays_role(slot, role); });
     if (!used) continue;
-    SlotSequenceInference inference =
-        infer_slot_sequence(peers_in_role(alignment, templates, slots, role), templates.layout);
+    SlotSequenceInference inference = infer_slot_sequence(
+        peers_in_role(alignment, templates, slots, role), templates.layout, options);
     if (!inference.modelled()) {
       failures.push_back(describe_failure(inference, role));
       return false;

@@ -48,6 +48,19 @@ ScalingFit fit_weight(const std::vector<ScalingPoint>& points) {
   return fit_scaling_model(points, options);
 }
 
+// What the runs say of the application's grid: the families its MPI_Dims_create calls rule out.
+PeerInferenceOptions grid_evidence(std::span<const PhaseRun> runs) {
+  std::vector<std::vector<core::DimsCreate>> calls;
+  std::vector<std::int64_t> ns;
+  for (const PhaseRun& run : runs) {
+    calls.push_back(run.dims_created);
+    ns.push_back(run.n);
+  }
+  PeerInferenceOptions options;
+  options.excluded_shapes = shapes_ruled_out(calls, ns);
+  return options;
+}
+
 // The communication pattern of one phase under one alignment; failures says why not.
 bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
                    PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
@@ -56,7 +69,8 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
   std::optional<std::vector<SlotModel>> slots =
       template_slot_models(alignment, phase_runs, *templates, failures);
   if (!slots || !every_rank_calls_peerless_slots(alignment, *templates, *slots, failures) ||
-      !infer_peer_rules(alignment, *templates, *slots, phase, failures) ||
+      !infer_peer_rules(alignment, *templates, *slots, grid_evidence(phase_runs), phase,
+                        failures) ||
       !fit_slot_sizes(alignment, phase_runs, *templates, sizes, phase, *slots, failures) ||
       !infer_slot_order(alignment, *templates, slots->size(), phase, failures)) {
     return false;
@@ -148,6 +162,7 @@ PhaseRun phase_run(const FamilyRun& f) {
   PhaseRun pr;
   pr.n = f.run->n;
   pr.comms = f.run->rank_comms;
+  pr.dims_created = f.run->dims_created;
   for (const LogicalRankPhase& r : f.phase->ranks) {
     pr.ranks.push_back(r.events);
     pr.bytes_range.push_back(r.bytes_range);

@@ -304,6 +304,7 @@ class RankAnalysis {
       stretch.phase = kept_as[static_cast<std::size_t>(stretch.phase)];
     }
     out.stretches = std::move(stretches_);
+    out.dims_created = trace_.dims_created;
     return out;
   }
 

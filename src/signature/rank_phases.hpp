@@ -66,12 +66,13 @@ struct RankPhases {
   std::int64_t run_ns = 0;
   bool instructions = false;  // the trace counted instructions
   core::TraceEnd end = core::TraceEnd::Complete;
-  std::vector<CommShape> comms;         // EventToken::comm indexes this
-  std::vector<RankPhase> phases;        // the relevant phases, in order of first appearance
-  std::vector<PhaseStretch> stretches;  // the rank's program, in trace order
-  std::int64_t phase_count = 0;         // phases found, relevant or not
-  std::int64_t other_events = 0;        // events of the phases that are not relevant
-  std::int64_t other_ns = 0;            // and their time
+  std::vector<CommShape> comms;                // EventToken::comm indexes this
+  std::vector<RankPhase> phases;               // the relevant phases, in order of first appearance
+  std::vector<PhaseStretch> stretches;         // the rank's program, in trace order
+  std::vector<core::DimsCreate> dims_created;  // its MPI_Dims_create calls
+  std::int64_t phase_count = 0;                // phases found, relevant or not
+  std::int64_t other_events = 0;               // events of the phases that are not relevant
+  std::int64_t other_ns = 0;                   // and their time
 
   // PET of this rank: sum over its relevant phases of PhaseET x weight.
   std::int64_t pet_ns() const {

@@ -127,8 +127,9 @@ PairBytes chain_pairs(int n, std::int64_t edge) {
 }
 
 TEST(ModelDecompositions, ChainOfSlabsFromOneRankFortran) {
-  check_decomposition({"app_chain_cg_f", {"16", "30"}, {1, 2, 4, 8}, 32, {128}, 30,
-                       [](int n) { return chain_pairs(n, 16); }});
+  check_decomposition({"app_chain_cg_f", {"16", "30"}, {1, 2, 4, 8}, 32, {128}, 30, [](int n) {
+                         return chain_pairs(n, 16);
+                       }});
 }
 
 // app_hydro26: a k x k x k cube, x fastest; per time step three exchanges (26 directions with 3
@@ -162,8 +163,9 @@ PairBytes hydro_pairs(int n, std::int64_t edge) {
 }
 
 TEST(ModelDecompositions, CubeOfTwentySixNeighboursFromOneRank) {
-  check_decomposition({"app_hydro26", {"4", "10"}, {1, 8, 27}, 125, {512}, 10,
-                       [](int n) { return hydro_pairs(n, 4); }});
+  check_decomposition({"app_hydro26", {"4", "10"}, {1, 8, 27}, 125, {512}, 10, [](int n) {
+                         return hydro_pairs(n, 4);
+                       }});
 }
 
 // app_ssor2d: rows = the largest divisor of n up to sqrt(n), row-major; per iteration four
@@ -187,8 +189,9 @@ PairBytes ssor_pairs(int n, std::int64_t edge) {
 }
 
 TEST(ModelDecompositions, GuardedWavefrontOnAnApplicationGridFromOneRank) {
-  check_decomposition({"app_ssor2d", {"24", "20"}, {1, 2, 4, 8}, 32, {128}, 20,
-                       [](int n) { return ssor_pairs(n, 24); }});
+  check_decomposition({"app_ssor2d", {"24", "20"}, {1, 2, 4, 8}, 32, {128}, 20, [](int n) {
+                         return ssor_pairs(n, 24);
+                       }});
 }
 
 // app_torus3d: of n's factorisations into three, the least surface, ascending, x fastest;
@@ -232,7 +235,12 @@ PairBytes torus_pairs(int n, std::int64_t edge) {
 // the one N up to 16 x 27 where the application's least-surface grid and MPI_Dims_create's
 // differ (432), which no run up to there decides, is refused.
 TEST(ModelDecompositions, NarrowPeriodicGridsAreRefusedUntilARunDecidesThem) {
-  const DecompositionCase c{"app_torus3d", {"6", "20"}, {2, 4, 8, 27}, 108, {256}, 20,
+  const DecompositionCase c{"app_torus3d",
+                            {"6", "20"},
+                            {2, 4, 8, 27},
+                            108,
+                            {256},
+                            20,
                             [](int n) { return torus_pairs(n, 6); }};
   const fs::path work = scratch_dir("decomposition_narrow_torus");
   std::vector<std::string> narrow = {p3s_bin(), "model"};
@@ -273,8 +281,9 @@ PairBytes cube_face_pairs(int n, std::int64_t edge) {
 }
 
 TEST(ModelDecompositions, HaloLoopTracedFromOneRank) {
-  check_decomposition({"app_stencil3d", {"12", "20", "0"}, {1, 8, 27}, 64, {}, 20,
-                       [](int n) { return cube_face_pairs(n, 12); }});
+  check_decomposition({"app_stencil3d", {"12", "20", "0"}, {1, 8, 27}, 64, {}, 20, [](int n) {
+                         return cube_face_pairs(n, 12);
+                       }});
 }
 
 }  // namespace
