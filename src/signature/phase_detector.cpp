@@ -276,7 +276,6 @@ class RankAnalysis {
     out.instructions = counts_instructions();
     out.end = trace_.end;
     out.comms = shapes_.shapes();
-    const double relevant_ns = options_.threshold * static_cast<double>(out.run_ns);
     std::vector<std::size_t> by_first(phases_.size());
     std::iota(by_first.begin(), by_first.end(), 0);
     std::stable_sort(by_first.begin(), by_first.end(), [&](std::size_t a, std::size_t b) {
@@ -292,19 +291,15 @@ class RankAnalysis {
         phase.events[s].rbytes = std::llround(phase.slots[s].rbytes.mean());
       }
       ++out.phase_count;
-      if (static_cast<double>(phase.total_ns) >= relevant_ns) {
-        kept_as[k] = static_cast<std::int32_t>(out.phases.size());
-        out.phases.push_back(std::move(phase));
-      } else {
-        out.other_events += phase.weight * static_cast<std::int64_t>(phase.slots.size());
-        out.other_ns += phase.total_ns;
-      }
+      kept_as[k] = static_cast<std::int32_t>(out.phases.size());
+      out.phases.push_back(std::move(phase));
     }
     for (PhaseStretch& stretch : stretches_) {
       stretch.phase = kept_as[static_cast<std::size_t>(stretch.phase)];
     }
     out.stretches = std::move(stretches_);
     out.dims_created = trace_.dims_created;
+    keep_relevant(out, options_.threshold);
     return out;
   }
 
@@ -320,6 +315,26 @@ class RankAnalysis {
 };
 
 }  // namespace
+
+void keep_relevant(RankPhases& rank, double threshold) {
+  const double relevant_ns = threshold * static_cast<double>(rank.run_ns);
+  std::vector<std::int32_t> kept_as(rank.phases.size(), -1);
+  std::vector<RankPhase> kept;
+  for (std::size_t k = 0; k < rank.phases.size(); ++k) {
+    RankPhase& phase = rank.phases[k];
+    if (static_cast<double>(phase.total_ns) >= relevant_ns) {
+      kept_as[k] = static_cast<std::int32_t>(kept.size());
+      kept.push_back(std::move(phase));
+    } else {
+      rank.other_events += phase.weight * static_cast<std::int64_t>(phase.slots.size());
+      rank.other_ns += phase.total_ns;
+    }
+  }
+  for (PhaseStretch& stretch : rank.stretches) {
+    if (stretch.phase >= 0) stretch.phase = kept_as[static_cast<std::size_t>(stretch.phase)];
+  }
+  rank.phases = std::move(kept);
+}
 
 RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options,
                          ExtractionRecord* record) {

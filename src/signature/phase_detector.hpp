@@ -39,4 +39,8 @@ struct PhaseOptions {
 RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options = {},
                          ExtractionRecord* record = nullptr);
 
+// Drops the rank's phases whose weight x PhaseET is below `threshold` of its run (counted in
+// other_events and other_ns); its stretches of them name no phase (-1).
+void keep_relevant(RankPhases& rank, double threshold);
+
 }  // namespace p3s::signature

@@ -332,6 +332,7 @@ bool is_skeleton(core::Op op) {
 }
 
 const std::vector<ReferenceStretch>& ReferenceCut::program_for(std::int64_t rank) const {
+  if (program_rank) return ranks.at(*program_rank);
   if (rank >= 0 && rank < static_cast<std::int64_t>(ranks.size())) {
     return ranks[static_cast<std::size_t>(rank)];
   }

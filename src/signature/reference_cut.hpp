@@ -56,9 +56,12 @@ struct ReferenceCut {
   std::vector<PhaseEdges> phases;                    // by run phase id
   std::size_t fullest_rank = 0;                      // the rank with the most events
   std::vector<std::int64_t> phase_weights;           // the run phases' weights, by id
+  // Every rank is read like this one (within a run: like its fullest rank) instead of like the
+  // rank of the same number.
+  std::optional<std::size_t> program_rank;
 
   // The reference rank a rank of another run is read like: the same rank where the reference
-  // has it, else its fullest (an inner rank).
+  // has it, else its fullest (an inner rank); `program_rank` when set.
   const std::vector<ReferenceStretch>& program_for(std::int64_t rank) const;
 };
 
