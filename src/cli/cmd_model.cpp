@@ -39,10 +39,7 @@ void print_phase(const model::PhaseModel& p) {
     return;
   }
   fmt::print("  pattern modelled ({} alignment), {} slot(s){}\n", p.alignment, p.slots.size(),
-             p.layout.block
-                 ? fmt::format(": {} before a block of {} repeated {} times", p.layout.block->first,
-                               p.layout.block->period, p.layout.block->count.text())
-                 : "");
+             p.layout.grows() ? ": " + p.layout.blocks_text() : "");
   for (const auto* rules : {&p.dst_rules, &p.src_rules, &p.root_rules}) {
     if (!*rules) continue;
     for (const model::PeerRule& rule : (*rules)->rules) fmt::print("    {}\n", rule.text());
@@ -116,11 +113,12 @@ Undecided undecided_text(const model::Slt& slt) {
         static_cast<double>(ns.size()) <= kRareDifference * static_cast<double>(15 * largest);
     if (rare) {
       out.noted +=
-          text + fmt::format(
-                     "  they differ only at n = {} up to {}: generate refuses those N "
-                     "(and keeps every other)\n",
-                     fmt::join(ns.begin(), ns.begin() + std::min<std::size_t>(ns.size(), 8), ", "),
-                     16 * largest);
+          text +
+          fmt::format(
+              "  they differ only at n = {} up to {}: generate refuses those N "
+              "(and keeps every other)\n",
+              fmt::join(ns.begin(), ns.begin() + std::min<std::ptrdiff_t>(std::ssize(ns), 8), ", "),
+              16 * largest);
       continue;
     }
     out.refused += text + (phase.settled_by

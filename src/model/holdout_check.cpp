@@ -69,6 +69,42 @@ bool same_calls_in_any_order(std::vector<Call> run, std::vector<Call> model) {
   return run == model;
 }
 
+double sent(const SentBytes& to) {
+  double total = 0;
+  for (const auto& [peer, bytes] : to) total += bytes;
+  return total;
+}
+
+// The model's calls of one rank, and the bytes it sends to each peer; returns the bytes it moves.
+double model_rank_calls(const std::vector<core::Event>& events, std::vector<Call>& calls,
+                        SentBytes& to) {
+  calls.clear();
+  to.clear();
+  double moved = 0;
+  for (const core::Event& e : events) {
+    moved += static_cast<double>(e.bytes + e.rbytes);
+    calls.emplace_back(e.op, e.dst, e.src);
+    if (e.dst >= 0 && core::is_point_to_point(e.op)) to[e.dst] += static_cast<double>(e.bytes);
+  }
+  return moved;
+}
+
+// The same for rank r of the run at n.
+double run_rank_calls(const LogicalRankPhase& rank, std::int64_t r, std::int64_t n,
+                      std::vector<Call>& calls, SentBytes& to) {
+  calls.clear();
+  to.clear();
+  double moved = 0;
+  for (const auto& t : rank.events) {
+    moved += static_cast<double>(t.bytes + t.rbytes);
+    calls.emplace_back(t.op, absolute_peer(t.dst, r, n), absolute_peer(t.src, r, n));
+    if (t.dst >= 0 && core::is_point_to_point(t.op)) {
+      to[absolute_peer(t.dst, r, n)] += static_cast<double>(t.bytes);
+    }
+  }
+  return moved;
+}
+
 void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64_t n,
              HoldoutPhase& out) {
   double predicted_bytes = 0, actual_bytes = 0;
@@ -91,25 +127,9 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
     actual_cpu += rank.cpu_ns;
     predicted_slowest = std::max(predicted_slowest, cpu);
     actual_slowest = std::max(actual_slowest, rank.cpu_ns);
-    model_calls.clear();
-    run_calls.clear();
-    model_to.clear();
-    run_to.clear();
-    for (const core::Event& e : events) {
-      predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
-      model_calls.emplace_back(e.op, e.dst, e.src);
-      if (e.dst >= 0 && core::is_point_to_point(e.op)) {
-        model_to[e.dst] += static_cast<double>(e.bytes);
-        model_sent += static_cast<double>(e.bytes);
-      }
-    }
-    for (const auto& t : rank.events) {
-      actual_bytes += static_cast<double>(t.bytes + t.rbytes);
-      run_calls.emplace_back(t.op, absolute_peer(t.dst, r, n), absolute_peer(t.src, r, n));
-      if (t.dst >= 0 && core::is_point_to_point(t.op)) {
-        run_to[absolute_peer(t.dst, r, n)] += static_cast<double>(t.bytes);
-      }
-    }
+    predicted_bytes += model_rank_calls(events, model_calls, model_to);
+    model_sent += sent(model_to);
+    actual_bytes += run_rank_calls(rank, r, n, run_calls, run_to);
     const double rank_misrouted = misrouted(run_to, model_to);
     misrouted_bytes += rank_misrouted;
     if (rank_misrouted > worst) {

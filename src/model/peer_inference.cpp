@@ -72,8 +72,8 @@ std::vector<Template> templates() {
   std::vector<Template> out = {plain(TemplateKind::None),         plain(TemplateKind::Fixed, true),
                                plain(TemplateKind::Fixed, false), plain(TemplateKind::Shift, false),
                                plain(TemplateKind::Shift, true),  plain(TemplateKind::Xor)};
-  for (Permutation p : {Permutation::Mirror, Permutation::BitReversal, Permutation::RotateLeft,
-                        Permutation::RotateRight}) {
+  for (Permutation p : {Permutation::Mirror, Permutation::BitReversal, Permutation::TransposeBits,
+                        Permutation::RotateLeft, Permutation::RotateRight}) {
     Template t = plain(TemplateKind::Permutation);
     t.permutation = p;
     out.push_back(t);

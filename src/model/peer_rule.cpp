@@ -13,8 +13,8 @@
 namespace p3s::model {
 namespace {
 
-constexpr std::array<std::string_view, 4> kPermutationNames = {"mirror", "bit_reversal",
-                                                               "rotate_left", "rotate_right"};
+constexpr std::array<std::string_view, 5> kPermutationNames = {
+    "mirror", "bit_reversal", "rotate_left", "rotate_right", "transpose_bits"};
 constexpr std::array<char, 3> kCoordNames = {'i', 'j', 'k'};
 
 std::int64_t inside_or_none(std::int64_t peer, std::int64_t n) {
@@ -35,6 +35,13 @@ std::int64_t permuted(Permutation permutation, std::int64_t r, std::int64_t n, s
       return ((r << 1) | (r >> top)) & (n - 1);
     case Permutation::RotateRight:
       return (r >> 1) | ((r & 1) << top);
+    case Permutation::TransposeBits: {
+      const std::int64_t half = bits / 2, odd = bits - 2 * half;
+      const std::int64_t h = r & ((std::int64_t{1} << odd) - 1);
+      const std::int64_t rest = r >> odd;
+      const std::int64_t row = rest >> half, column = rest & ((std::int64_t{1} << half) - 1);
+      return (((column << half) | row) << odd) | h;
+    }
     case Permutation::Mirror:
       break;
   }
@@ -164,7 +171,7 @@ std::optional<PeerRule> inverse(const PeerRule& rule) {
     } else if (p == Permutation::RotateRight) {
       p = Permutation::RotateLeft;
     }
-    return other;  // a mirror and a bit reversal are their own inverses
+    return other;  // a mirror, a bit reversal and a transpose are their own inverses
   }
   return std::nullopt;
 }
@@ -237,6 +244,8 @@ std::string PeerRule::text() const {
                 return "peer = r's log2(n) bits rotated left by 1";
               case Permutation::RotateRight:
                 return "peer = r's log2(n) bits rotated right by 1";
+              case Permutation::TransposeBits:
+                return "peer = the transpose of r on the 2^floor(log2(n)/2)-row grid";
             }
             return "";
           },

@@ -49,6 +49,11 @@ enum class Permutation : std::uint8_t {
   BitReversal,  // r's log2(n) bits reversed
   RotateLeft,   // r's log2(n) bits rotated left by one (perfect shuffle)
   RotateRight,  // rotated right by one (inverse shuffle)
+  // The transpose on a grid of 2^floor(k/2) rows (k = log2(n)) and n / rows columns, square or
+  // twice as wide, rank = row * columns + column: (row, column) <-> (column, row) when square;
+  // writing column = 2c + h when twice as wide, (row, 2c + h) <-> (c, 2 row + h). The row and
+  // column fields of r's bits swap, a lowest odd bit staying.
+  TransposeBits,
 };
 
 struct PermutationPeerRule {

@@ -241,33 +241,51 @@ std::optional<std::vector<std::int32_t>> map_to_reference(const std::vector<Slot
   return mapping;
 }
 
+bool same_call(const EventToken& a, const EventToken& b) {
+  return a.op == b.op && a.tag == b.tag && a.rtag == b.rtag;
+}
+
+// Where each of `events` sits among the fullest rank's calls: each at the first place after the
+// one before that makes the same call; nothing when some call has no such place (the rank makes
+// other calls than the fullest, not only fewer).
+std::optional<std::vector<std::int32_t>> positions_in(const std::vector<EventToken>& events,
+                                                      const std::vector<EventToken>& fullest) {
+  std::vector<std::int32_t> at;
+  at.reserve(events.size());
+  std::size_t next = 0;
+  for (const EventToken& e : events) {
+    while (next < fullest.size() && !same_call(e, fullest[next])) ++next;
+    if (next == fullest.size()) return std::nullopt;
+    at.push_back(static_cast<std::int32_t>(next++));
+  }
+  return at;
+}
+
 Alignment align_by_position(std::span<const PhaseRun> runs) {
   Alignment out;
   out.method = AlignmentMethod::Position;
   for (const PhaseRun& run : runs) {
     AlignedRun aligned;
     aligned.n = run.n;
-    const std::vector<EventToken>& first = run.ranks.front();
-    for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-      const std::vector<EventToken>& events = run.ranks[r];
-      const bool same_ops = events.size() == first.size() &&
-                            std::equal(events.begin(), events.end(), first.begin(),
-                                       [](const EventToken& a, const EventToken& b) {
-                                         return a.op == b.op && a.tag == b.tag && a.rtag == b.rtag;
-                                       });
-      if (!same_ops) {
-        out.failure = fmt::format("at n = {} ranks 0 and {} make different calls", run.n, r);
-        return out;
-      }
+    std::size_t fullest = 0;
+    for (std::size_t r = 1; r < run.ranks.size(); ++r) {
+      if (run.ranks[r].size() > run.ranks[fullest].size()) fullest = r;
     }
-    aligned.slot_events.assign(first.size(),
+    const std::vector<EventToken>& slots = run.ranks[fullest];
+    aligned.slot_events.assign(slots.size(),
                                std::vector<std::optional<EventToken>>(run.ranks.size()));
     aligned.order.assign(run.ranks.size(), {});
     for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-      for (std::size_t s = 0; s < first.size(); ++s) {
-        aligned.slot_events[s][r] = run.ranks[r][s];
-        aligned.order[r].push_back(static_cast<std::int32_t>(s));
+      const std::optional<std::vector<std::int32_t>> at = positions_in(run.ranks[r], slots);
+      if (!at) {
+        out.failure = fmt::format("at n = {} ranks {} and {} make different calls (not only fewer)",
+                                  run.n, fullest, r);
+        return out;
       }
+      for (std::size_t e = 0; e < at->size(); ++e) {
+        aligned.slot_events[static_cast<std::size_t>((*at)[e])][r] = run.ranks[r][e];
+      }
+      aligned.order[r] = *at;
     }
     out.runs.push_back(std::move(aligned));
   }

@@ -32,7 +32,8 @@ struct PhaseRun {
 };
 
 enum class AlignmentMethod : std::uint8_t {
-  Position,  // every rank has the same operations; slot = position (a growing phase allowed)
+  Position,  // slot = place among the fullest rank's calls; other ranks make some of them, in
+             // order (a growing phase allowed)
   Grid,      // slot = operation, tags and distance vector on a process grid, in the template's
              // order (template_alignment.hpp)
   Centered,  // slot = operation and tag with the peer offset taken in (-n/2, n/2]

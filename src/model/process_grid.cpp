@@ -93,8 +93,10 @@ std::vector<std::int64_t> balanced_dims(std::int64_t n, int dimensions) {
 std::vector<GridShape> shapes_ruled_out(const std::vector<std::vector<core::DimsCreate>>& calls,
                                         const std::vector<std::int64_t>& ns) {
   std::vector<GridShape> out;
-  for (const auto& [d, compact] :
+  for (const auto& entry :
        {std::pair{2, GridShape::Compact2D}, std::pair{3, GridShape::Compact3D}}) {
+    const int d = entry.first;
+    const GridShape compact = entry.second;
     bool every_run = !calls.empty();
     for (std::size_t i = 0; i < calls.size() && every_run; ++i) {
       every_run = std::any_of(calls[i].begin(), calls[i].end(), [&](const core::DimsCreate& c) {

@@ -44,7 +44,8 @@ std::string GridFace::symbol() const {
     if (e == dimension) continue;
     out += fmt::format("{}p_{}", out.empty() ? "" : " ", "ijk"[e]);
   }
-  return fmt::format("1/({})", out);
+  // The grid named: the same dimension's face differs between shapes.
+  return fmt::format("1/({}) [{}]", out, grid_shape_name(shape));
 }
 
 double ScalingFit::at(double n) const {

@@ -32,7 +32,7 @@ struct GridFace {
   GridShape shape = GridShape::Balanced2D;
   int dimension = 0;
   double at(double n) const;   // NaN where the grid is undefined at n
-  std::string symbol() const;  // "1/(p_j p_k)"
+  std::string symbol() const;  // "1/(p_j p_k) [balanced_3d]"
   bool operator==(const GridFace&) const = default;
 };
 

@@ -69,7 +69,7 @@ std::optional<SlotOrder> infer_order(const Alignment& alignment, std::size_t slo
 bool infer_slot_order(const Alignment& alignment, const SlotTemplates& templates,
                       std::size_t slot_count, PhaseModel& phase,
                       std::vector<std::string>& failures) {
-  if (templates.layout.block) {
+  if (templates.layout.grows()) {
     // Every rank makes the calls of a growing phase in the same order: its slots' order.
     phase.order = SlotOrder{1, {{}}};
     return true;

@@ -90,7 +90,7 @@ std::vector<PhasePeers> peers_in_role(const Alignment& alignment, const SlotTemp
 // becomes the rule, so that at larger n every message still has its receive.
 void sources_from_feeders(const Alignment& alignment, const SlotTemplates& templates,
                           const PhaseModel& phase, SlotSequenceInference& sources) {
-  if (templates.layout.block || !phase.dst_rules) return;
+  if (templates.layout.grows() || !phase.dst_rules) return;
   const std::vector<std::optional<std::int32_t>> feeder =
       feeding_slots(alignment.runs.back(), phase.dst_rules->rules.size());
   for (std::size_t s = 0; s < feeder.size() && s < sources.slots.size(); ++s) {

@@ -15,28 +15,49 @@
 namespace p3s::model {
 
 std::optional<std::int64_t> SlotLayout::slots_at(std::int64_t n) const {
-  if (!block) return templates;
-  const std::optional<std::int64_t> count = block->count.try_at(n);
-  if (!count || *count < 0) return std::nullopt;
-  // Checked: the count comes from a file, and a slot count beyond 64 bits is no count.
-  const std::optional<std::int64_t> repeated = core::checked_mul(*count, block->period);
-  if (!repeated) return std::nullopt;
-  return core::checked_add(templates - block->period, *repeated);
+  std::int64_t slots = templates;
+  for (const SlotBlock& block : blocks) {
+    const std::optional<std::int64_t> count = block.count.try_at(n);
+    if (!count || *count < 0) return std::nullopt;
+    // Checked: the count comes from a file, and a slot count beyond 64 bits is no count.
+    const std::optional<std::int64_t> repeated = core::checked_mul(*count, block.period);
+    if (!repeated) return std::nullopt;
+    const std::optional<std::int64_t> more = core::checked_add(slots - block.period, *repeated);
+    if (!more) return std::nullopt;
+    slots = *more;
+  }
+  return slots;
 }
 
 SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
-  if (!block || k < block->first) return {k, k};
-  const std::int64_t count = block->count.at(n);
-  const std::int64_t in_block = k - block->first;
-  if (in_block < count * block->period) {
-    return {block->first + in_block % block->period, in_block / block->period};
+  std::int64_t t = 0;  // the template slot k would be if no block came before it
+  for (const SlotBlock& block : blocks) {
+    if (k < block.first - t) return {t + k, t + k};
+    k -= block.first - t;
+    const std::int64_t count = block.count.at(n);
+    if (k < count * block.period) return {block.first + k % block.period, k / block.period};
+    k -= count * block.period;
+    t = block.first + block.period;
   }
-  const std::int64_t t = k - (count - 1) * block->period;
-  return {t, t};
+  return {t + k, t + k};
 }
 
-bool SlotLayout::in_block(std::int64_t template_index) const {
-  return block && template_index >= block->first && template_index < block->first + block->period;
+std::string SlotLayout::blocks_text() const {
+  std::vector<std::string> parts;
+  for (const SlotBlock& block : blocks) {
+    parts.push_back(fmt::format("slots {}-{} repeated {} times", block.first,
+                                block.first + block.period - 1, block.count.text()));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+const SlotBlock* SlotLayout::block_of(std::int64_t template_index) const {
+  for (const SlotBlock& block : blocks) {
+    if (template_index >= block.first && template_index < block.first + block.period) {
+      return &block;
+    }
+  }
+  return nullptr;
 }
 
 namespace {
@@ -350,27 +371,27 @@ void from_json(const nlohmann::json& in, SlotSequenceModel& model) {
 
 void to_json(nlohmann::json& out, const SlotLayout& layout) {
   out = {{"templates", layout.templates}};
-  if (layout.block) {
-    out["block"] = {{"first", layout.block->first},
-                    {"period", layout.block->period},
-                    {"count", layout.block->count}};
-  } else {
-    out["block"] = nullptr;
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const SlotBlock& block : layout.blocks) {
+    blocks.push_back({{"first", block.first}, {"period", block.period}, {"count", block.count}});
   }
+  out["blocks"] = blocks;
 }
 
 void from_json(const nlohmann::json& in, SlotLayout& layout) {
   layout.templates = in.at("templates").get<std::int64_t>();
   if (layout.templates < 0) throw std::invalid_argument("a layout has no negative templates");
-  layout.block.reset();
-  if (!in.at("block").is_null()) {
-    const nlohmann::json& b = in.at("block");
+  layout.blocks.clear();
+  std::int64_t after_last = 0;
+  for (const nlohmann::json& b : in.at("blocks")) {
     SlotBlock block{b.at("first").get<std::int64_t>(), b.at("period").get<std::int64_t>(),
                     b.at("count").get<IntegerFormula>()};
-    if (block.first < 0 || block.period < 1 || block.first + block.period > layout.templates) {
-      throw std::invalid_argument("a layout's block lies within its templates");
+    if (block.first < after_last || block.period < 1 ||
+        block.first + block.period > layout.templates) {
+      throw std::invalid_argument("a layout's blocks lie within its templates, in order and apart");
     }
-    layout.block = block;
+    after_last = block.first + block.period;
+    layout.blocks.push_back(std::move(block));
   }
 }
 

@@ -26,21 +26,29 @@ struct SlotBlock {
   bool operator==(const SlotBlock&) const = default;
 };
 
-// Where a phase's slots at n come from: its slot templates, and the block they may hold.
+// Where a phase's slots at n come from: its slot templates, and the blocks they may hold (in
+// order, apart: the three sweeps of an ADI solver, the three loops of exchanges of a CG
+// iteration, each repeated as often as a formula in n says).
 struct SlotLayout {
   std::int64_t templates = 0;
-  std::optional<SlotBlock> block;
+  std::vector<SlotBlock> blocks;
 
-  // Slots at n; nothing where the block's count is undefined or negative there.
+  // Whether some block's calls repeat a number of times that depends on n.
+  bool grows() const { return !blocks.empty(); }
+  // Slots at n; nothing where a block's count is undefined or negative there.
   std::optional<std::int64_t> slots_at(std::int64_t n) const;
   // The template of the k-th slot at n, and s: the repetition of the block it is in (for a
-  // slot outside the block, its template's index).
+  // slot outside every block, its template's index). k must be below slots_at(n).
   struct Place {
     std::int64_t template_index = 0;
     std::int64_t s = 0;
   };
   Place place(std::int64_t k, std::int64_t n) const;
-  bool in_block(std::int64_t template_index) const;
+  // The block template t is in, if any.
+  const SlotBlock* block_of(std::int64_t template_index) const;
+  bool in_block(std::int64_t template_index) const { return block_of(template_index) != nullptr; }
+  // "slots 1-3 repeated log2(n) times; slots 5-8 repeated sqrt(n) - 1 times", or "".
+  std::string blocks_text() const;
   bool operator==(const SlotLayout&) const = default;
 };
 

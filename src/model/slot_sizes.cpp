@@ -151,6 +151,19 @@ std::optional<double> run_bytes(const RunSizes& sizes, std::int64_t n, SizeSide 
   return value;
 }
 
+// Every face of the grids an application lays out, each dimension of each shape.
+const std::vector<GridFace>& any_grid_face() {
+  static const std::vector<GridFace> faces = [] {
+    std::vector<GridFace> out;
+    for (GridShape shape : {GridShape::Balanced2D, GridShape::Compact2D, GridShape::Balanced3D,
+                            GridShape::Compact3D}) {
+      for (int d = 0; d < grid_dimensions(shape); ++d) out.push_back({shape, d});
+    }
+    return out;
+  }();
+  return faces;
+}
+
 // One side's bytes of a slot template as a fit in n, with its spread; nothing when no run
 // sends any, or, with the reason in `failures`, when the ranks' sizes cannot be one fit.
 std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
@@ -176,7 +189,14 @@ std::optional<ScalingFit> fit_bytes(const Alignment& alignment,
   // or more is a halo.
   const bool halo = std::all_of(points.begin(), points.end(),
                                 [](const ScalingPoint& p) { return p.y >= kLeastHaloBytes; });
-  return fit_sizes(points, 100 * spread, faces, how.prefer_faces && halo);
+  ScalingFit fit = fit_sizes(points, 100 * spread, faces, how.prefer_faces && halo);
+  if (fit.quality.within_noise) return fit;
+  // A message whose peers are no grid neighbours (a row's reduction, a transpose) may still
+  // carry a share of the process grid's face: na / nprows values on a grid the program lays out
+  // itself. Taken only when such a share explains every run where nothing else did.
+  ScalingFit shared = fit_sizes(points, 100 * spread, any_grid_face(), true);
+  if (shared.quality.within_noise && shared.form == ScalingForm::Face) return shared;
+  return fit;
 }
 
 // The face of the process grid a template's peer rule crosses, when it is a neighbour across
@@ -244,7 +264,7 @@ bool fit_slot_sizes(const Alignment& alignment, std::span<const PhaseRun> phase_
 }
 
 void tie_receive_sizes(const AlignedRun& run, PhaseModel& phase) {
-  if (phase.layout.block) return;
+  if (phase.layout.grows()) return;
   std::vector<std::optional<std::int32_t>> feeder = feeding_slots(run, phase.slots.size());
   decide_feeders_by_rules(phase, run.n, feeder);
   for (std::size_t s = 0; s < phase.slots.size(); ++s) {

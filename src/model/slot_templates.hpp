@@ -22,12 +22,16 @@ struct SlotTemplates {
   std::vector<std::vector<std::vector<std::size_t>>> slots_of;
   // template_of_slot[i][k]: the template of run i's slot k.
   std::vector<std::vector<std::size_t>> template_of_slot;
+  // Per template: how its tags advance from one repetition of its block to the next.
+  std::vector<std::int32_t> tag_step;
+  std::vector<std::int32_t> rtag_step;
 };
 
-// The layout the aligned runs' calls follow (the same slots in every run, or fixed slots
-// before and after a block that repeats a formula in n times) and each run's slots placed in
-// it. Nothing, with the reason in `failures`, when the calls follow no such layout.
-std::optional<SlotTemplates> infer_slot_templates(const Alignment& alignment,
+// The layout the aligned runs' calls follow (the same slots in every run, or fixed slots and
+// blocks that repeat formulas in n times: slot_layout_inference.hpp) and each run's slots placed
+// in it; the runs' slots are expanded to the layout. Nothing, with the reason in `failures`,
+// when the calls follow no such layout.
+std::optional<SlotTemplates> infer_slot_templates(Alignment& alignment,
                                                   std::vector<std::string>& failures);
 
 // One SlotModel per template, its operation, tags and sides from the first event seen in it

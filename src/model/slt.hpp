@@ -26,6 +26,10 @@ struct SlotModel {
   core::Op op = core::Op::Barrier;
   std::int32_t tag = -1;
   std::int32_t rtag = -1;
+  // In a block, the tags of repetition s are tag + s tag_step (a pipeline stage's tag naming its
+  // cell); 0 elsewhere.
+  std::int32_t tag_step = 0;
+  std::int32_t rtag_step = 0;
   bool sends = false;     // has a destination
   bool receives = false;  // has a source
   bool rooted = false;

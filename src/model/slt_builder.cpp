@@ -62,8 +62,8 @@ PeerInferenceOptions grid_evidence(std::span<const PhaseRun> runs) {
 }
 
 // The communication pattern of one phase under one alignment; failures says why not.
-bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
-                   PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
+bool model_pattern(Alignment& alignment, std::span<const PhaseRun> phase_runs, PhaseModel& phase,
+                   SizeModelling& sizes, std::vector<std::string>& failures) {
   const std::optional<SlotTemplates> templates = infer_slot_templates(alignment, failures);
   if (!templates) return false;
   std::optional<std::vector<SlotModel>> slots =
@@ -111,10 +111,10 @@ struct CallGroup {
   std::size_t repeats = 1;
 };
 
-// Of the groups of up to four calls from events[i], the one whose repetitions in a row cover
+// Of the groups of up to eight calls from events[i], the one whose repetitions in a row cover
 // the most calls; the single call when none repeats.
 CallGroup repeated_group(const std::vector<EventToken>& events, std::size_t i) {
-  constexpr std::size_t kLongestGroup = 4;
+  constexpr std::size_t kLongestGroup = 8;
   CallGroup best;
   for (std::size_t length = 1; length <= kLongestGroup; ++length) {
     std::size_t repeats = 1;
@@ -127,19 +127,26 @@ CallGroup repeated_group(const std::vector<EventToken>& events, std::size_t i) {
   return best;
 }
 
-// "isend", "isend x4", "(irecv, send, wait) x12".
+std::string calls_text(const std::vector<EventToken>& events);
+
+// "isend", "isend x4", "(irecv, send, wait) x12", "(irecv x2, send x2, waitall) x30".
 std::string group_text(const std::vector<EventToken>& events, std::size_t i, CallGroup group) {
   std::string text;
-  for (std::size_t k = 0; k < group.length; ++k) {
-    text += fmt::format("{}{}", k > 0 ? ", " : "", core::op_name(events[i + k].op));
+  if (group.length > 1) {
+    const auto first = events.begin() + static_cast<std::ptrdiff_t>(i);
+    text = "(" +
+           calls_text(
+               std::vector<EventToken>(first, first + static_cast<std::ptrdiff_t>(group.length))) +
+           ")";
+  } else {
+    text = std::string(core::op_name(events[i].op));
   }
-  if (group.length > 1) text = "(" + text + ")";
   if (group.repeats > 1) text += fmt::format(" x{}", group.repeats);
   return text;
 }
 
 // "irecv x4, isend x4, waitall, allreduce", "(irecv, send, wait) x12": the calls of one
-// repetition, repeated groups of up to four calls counted.
+// repetition, repeated groups of up to eight calls counted.
 std::string calls_text(const std::vector<EventToken>& events) {
   std::string out;
   for (std::size_t i = 0; i < events.size();) {
@@ -202,7 +209,7 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index, W
     if (phase.pattern_modelled || (by_rank && !sizes.failed)) break;
     sizes.by_rank = by_rank;
     for (const auto& [method, dimensions] : kAlignments) {
-      const Alignment alignment = align_phase(phase_runs, method, dimensions);
+      Alignment alignment = align_phase(phase_runs, method, dimensions);
       std::vector<std::string> failures;
       if (!alignment.aligned()) {
         if (!by_rank) failures.push_back(alignment.failure);
@@ -247,7 +254,7 @@ PhaseComputeRun compute_run(const LogicalRun& run, const LogicalPhase& phase) {
 // phase or an unmodelled one: their slots at N share the repetition equally.
 std::vector<double> slot_shares(const PhaseModel& phase, const LogicalPhase& largest,
                                 const std::vector<std::vector<std::int32_t>>& order) {
-  if (phase.layout.block || !phase.pattern_modelled) return {};
+  if (phase.layout.grows() || !phase.pattern_modelled) return {};
   const std::size_t count = phase.slots.size();
   std::vector<double> slot_cpu(count, 0.0);
   for (std::size_t r = 0; r < largest.ranks.size() && r < order.size(); ++r) {

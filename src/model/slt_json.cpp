@@ -105,6 +105,8 @@ ordered_json phase_json(const PhaseModel& p) {
     slot["op"] = op_text(s.op);
     slot["tag"] = s.tag;
     slot["rtag"] = s.rtag;
+    slot["tag_step"] = s.tag_step;
+    slot["rtag_step"] = s.rtag_step;
     slot["sends"] = s.sends;
     slot["receives"] = s.receives;
     slot["rooted"] = s.rooted;
@@ -148,6 +150,8 @@ SlotModel slot_from(const json& s) {
   slot.op = op_from(s.at("op"));
   slot.tag = tag_from(s.at("tag"));
   slot.rtag = tag_from(s.at("rtag"));
+  slot.tag_step = core::json_int32(s.at("tag_step"), -(1 << 20), 1 << 20);
+  slot.rtag_step = core::json_int32(s.at("rtag_step"), -(1 << 20), 1 << 20);
   slot.sends = s.at("sends").get<bool>();
   slot.receives = s.at("receives").get<bool>();
   slot.rooted = s.at("rooted").get<bool>();

@@ -1,6 +1,7 @@
 #include "model/slt_scaled_trace.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -94,15 +95,23 @@ void check_carried(const PhaseModel& phase, const InstantiateOptions& options, i
 
 // The sides of a slot's event: tags and bytes where the rank sends or receives (a
 // collective's both), bytes per member multiplied out over `members`.
-void add_sides(core::Event& e, const SlotModel& m, std::int64_t bytes, std::int64_t rbytes,
-               std::int64_t members, int rank) {
+// A slot's tags and bytes at N, at its repetition of its block.
+struct Sides {
+  std::int32_t tag = core::kNone;
+  std::int32_t rtag = core::kNone;
+  std::int64_t bytes = 0;
+  std::int64_t rbytes = 0;
+};
+
+void add_sides(core::Event& e, const SlotModel& m, const Sides& sides, std::int64_t members,
+               int rank) {
   if (e.dst != core::kNone || !core::is_point_to_point(m.op)) {
-    e.tag = m.tag;
-    e.bytes = bytes;
+    e.tag = sides.tag;
+    e.bytes = sides.bytes;
   }
   if (e.src != core::kNone || !core::is_point_to_point(m.op)) {
-    e.rtag = m.rtag;
-    e.rbytes = rbytes;
+    e.rtag = sides.rtag;
+    e.rbytes = sides.rbytes;
   }
   if (m.bytes_per_member) e.bytes *= members;
   if (m.rbytes_per_member) e.rbytes *= members;
@@ -128,6 +137,18 @@ struct PendingRequests {
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
     posted_by.erase(posted_by.begin() + static_cast<std::ptrdiff_t>(k));
   }
+
+  // Completes the pending requests posted by the slots m names (the first one for a wait).
+  void complete_named(const SlotModel& m, core::Event& e) {
+    for (std::size_t k = 0; k < pending.size();) {
+      if (std::find(m.completes.begin(), m.completes.end(), posted_by[k]) == m.completes.end()) {
+        ++k;
+        continue;
+      }
+      complete(k, e);
+      if (core::completes_one(m.op)) return;
+    }
+  }
 };
 
 // Numbers e's request when it posts one, or gives it the requests it completes. False for a
@@ -142,16 +163,7 @@ bool track_requests(core::Event& e, const SlotModel& m, std::int32_t slot,
         {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
     requests.posted_by.push_back(slot);
   } else if (!m.completes.empty()) {
-    for (std::size_t k = 0; k < requests.pending.size();) {
-      const bool mine = std::find(m.completes.begin(), m.completes.end(), requests.posted_by[k]) !=
-                        m.completes.end();
-      if (!mine) {
-        ++k;
-        continue;
-      }
-      requests.complete(k, e);
-      if (core::completes_one(m.op)) break;
-    }
+    requests.complete_named(m, e);
     if (e.requests.empty() && (core::completes_one(m.op) || m.needs_request)) return false;
   } else if (core::completes_one(m.op)) {
     // The oldest pending one completes (for waitany and waitsome, which one came first in the
@@ -224,10 +236,11 @@ std::vector<SltScaledTrace::InstantiatedSlot> SltScaledTrace::instantiate_slots(
   const int nprocs = nprocs_;
   const std::optional<std::int64_t> count = phase.layout.slots_at(nprocs);
   if (!count) {
+    std::vector<std::string> counts;
+    for (const SlotBlock& block : phase.layout.blocks) counts.push_back(block.count.text());
     throw std::domain_error(
-        fmt::format("its repeated block of calls ({} times) is undefined "
-                    "at N = {}",
-                    phase.layout.block->count.text(), nprocs));
+        fmt::format("its repeated blocks of calls ({} times) are undefined or negative at N = {}",
+                    fmt::join(counts, ", "), nprocs));
   }
   std::vector<InstantiatedSlot> slots;
   for (std::int64_t slot_index = 0; slot_index < *count; ++slot_index) {
@@ -244,6 +257,14 @@ std::vector<SltScaledTrace::InstantiatedSlot> SltScaledTrace::instantiate_slots(
         (slot.root(0) == kNoPeer || slot.root(nprocs - 1) == kNoPeer)) {
       throw std::domain_error(fmt::format("slot {} ({}): its root is outside 0..{} at N = {}",
                                           slot_index, core::op_name(model.op), nprocs - 1, nprocs));
+    }
+    const std::int64_t s = phase.layout.in_block(at.template_index) ? at.s : 0;
+    slot.tag = core::kNone;
+    slot.rtag = core::kNone;
+    if (model.tag != core::kNone)
+      slot.tag = static_cast<std::int32_t>(model.tag + s * model.tag_step);
+    if (model.rtag != core::kNone) {
+      slot.rtag = static_cast<std::int32_t>(model.rtag + s * model.rtag_step);
     }
     slot.bytes =
         bytes_at(model.bytes, nprocs, fmt::format("slot {} bytes", at.template_index), notes);
@@ -298,7 +319,7 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   if (!inst.slots.empty()) {
     inst.slot_shares.resize(inst.slots.size(), 1.0 / static_cast<double>(inst.slots.size()));
   }
-  if (phase.layout.block) {
+  if (phase.layout.grows()) {
     inst.growing_order.resize(inst.slots.size());
     std::iota(inst.growing_order.begin(), inst.growing_order.end(), 0);
   }
@@ -327,7 +348,7 @@ std::optional<core::Event> SltScaledTrace::slot_event(const InstantiatedSlot& sl
     if (m.rooted)
       e.root = static_cast<std::int32_t>(mine[static_cast<std::size_t>(slot.comm_root)]);
   }
-  add_sides(e, m, slot.bytes, slot.rbytes, members, rank);
+  add_sides(e, m, {slot.tag, slot.rtag, slot.bytes, slot.rbytes}, members, rank);
   return e;
 }
 
@@ -339,7 +360,7 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
   }
   const PhaseModel& model = *inst.model;
   const std::vector<std::int32_t>& sequence =
-      model.layout.block
+      model.layout.grows()
           ? inst.growing_order
           : model.order.variants[static_cast<std::size_t>(rank % model.order.modulus)];
   PendingRequests requests;

@@ -55,6 +55,8 @@ class SltScaledTrace final : public core::ScaledTrace {
     PeerMap dst, src, root;
     std::int64_t bytes = 0;
     std::int64_t rbytes = 0;
+    std::int32_t tag = -1;  // at its repetition of its block
+    std::int32_t rtag = -1;
     std::int32_t comm = 0;       // communicator id: 0 the world, else kFirstSubId + k
     std::int64_t comm_root = 0;  // the root's place among the sub-communicator's members
   };

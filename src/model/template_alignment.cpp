@@ -163,6 +163,24 @@ std::pair<std::int64_t, std::int64_t> linear_offsets(const SlotKey& k, const Gri
   return {linear(k.dst), linear(k.src)};
 }
 
+// Every distinct key of the ranks, those of the ranks with the most calls first, in their order.
+std::vector<SlotKey> distinct_keys_fullest_first(
+    const std::vector<std::vector<SlotKey>>& rank_keys_list) {
+  std::vector<std::size_t> fullest_first(rank_keys_list.size());
+  for (std::size_t r = 0; r < fullest_first.size(); ++r) fullest_first[r] = r;
+  std::stable_sort(fullest_first.begin(), fullest_first.end(), [&](std::size_t a, std::size_t b) {
+    return rank_keys_list[a].size() > rank_keys_list[b].size();
+  });
+  std::vector<SlotKey> seen;
+  std::set<SlotKey> known;
+  for (std::size_t r : fullest_first) {
+    for (const SlotKey& k : rank_keys_list[r]) {
+      if (known.insert(k).second) seen.push_back(k);
+    }
+  }
+  return seen;
+}
+
 // The reference's slots: its ranks' distinct keys in an order every rank's own order follows
 // (Kahn's algorithm over "comes right after on some rank", ties to the ranks with the most
 // calls, in their order, except that of two calls of one kind that no rank makes both of, the
@@ -171,18 +189,9 @@ std::pair<std::int64_t, std::int64_t> linear_offsets(const SlotKey& k, const Gri
 // holds.
 std::optional<std::vector<SlotKey>> template_slots(
     const std::vector<std::vector<SlotKey>>& rank_keys_list, const Grid& grid) {
-  std::vector<std::size_t> fullest_first(rank_keys_list.size());
-  for (std::size_t r = 0; r < fullest_first.size(); ++r) fullest_first[r] = r;
-  std::stable_sort(fullest_first.begin(), fullest_first.end(), [&](std::size_t a, std::size_t b) {
-    return rank_keys_list[a].size() > rank_keys_list[b].size();
-  });
-  std::vector<SlotKey> seen;
+  const std::vector<SlotKey> seen = distinct_keys_fullest_first(rank_keys_list);
   std::map<SlotKey, std::size_t> index;
-  for (std::size_t r : fullest_first) {
-    for (const SlotKey& k : rank_keys_list[r]) {
-      if (index.try_emplace(k, seen.size()).second) seen.push_back(k);
-    }
-  }
+  for (std::size_t k = 0; k < seen.size(); ++k) index.emplace(seen[k], k);
   std::vector<std::set<std::size_t>> after(seen.size());
   std::vector<std::size_t> before_count(seen.size(), 0);
   for (const std::vector<SlotKey>& keys : rank_keys_list) {
@@ -193,14 +202,15 @@ std::optional<std::vector<SlotKey>> template_slots(
   }
   std::vector<SlotKey> ordered;
   std::vector<bool> placed(seen.size(), false);
+  auto ready = [&](std::size_t k) { return !placed[k] && before_count[k] == 0; };
   while (ordered.size() < seen.size()) {
     std::optional<std::size_t> next;
     for (std::size_t k = 0; k < seen.size() && !next; ++k) {
-      if (!placed[k] && before_count[k] == 0) next = k;
+      if (ready(k)) next = k;
     }
     if (!next) return std::nullopt;
     for (std::size_t k = *next + 1; k < seen.size(); ++k) {
-      if (!placed[k] && before_count[k] == 0 && same_call(seen[k], seen[*next]) &&
+      if (ready(k) && same_call(seen[k], seen[*next]) &&
           linear_offsets(seen[k], grid) < linear_offsets(seen[*next], grid)) {
         next = k;
       }
@@ -248,29 +258,14 @@ class TemplateMatcher {
     for (std::size_t e = 0; e < events.size(); ++e) {
       if (core::op_kind(events[e].op) != core::OpKind::Completion) placed_events.push_back(e);
     }
+    const auto best = exact_matches(run, r, placed_events, grid);
     const std::size_t m = placed_events.size(), t = slots_.size();
-    constexpr std::int64_t kImpossible = -1;
-    // best[i][j]: the most exact matches placing the first i events in the first j slots.
-    std::vector<std::vector<std::int64_t>> best(m + 1, std::vector<std::int64_t>(t + 1, 0));
-    for (std::size_t i = 1; i <= m; ++i) best[i][0] = kImpossible;
-    for (std::size_t i = 1; i <= m; ++i) {
-      for (std::size_t j = 1; j <= t; ++j) {
-        std::int64_t value = best[i][j - 1];
-        const auto fit = fits(run, r, placed_events[i - 1], j - 1, grid);
-        if (fit && best[i - 1][j - 1] != kImpossible) {
-          value = std::max(value, best[i - 1][j - 1] + (*fit ? 1 : 0));
-        }
-        best[i][j] = value;
-      }
-    }
     if (best[m][t] == kImpossible) return std::nullopt;
     RankMatch out;
     out.exact = best[m][t];
     out.slots.assign(events.size(), -1);
     for (std::size_t i = m, j = t; i > 0;) {
-      const auto fit = fits(run, r, placed_events[i - 1], j - 1, grid);
-      if (fit && best[i - 1][j - 1] != kImpossible &&
-          best[i][j] == best[i - 1][j - 1] + (*fit ? 1 : 0)) {
+      if (step_matches(run, r, placed_events[i - 1], grid, best, i, j)) {
         out.slots[placed_events[i - 1]] = static_cast<std::int32_t>(j - 1);
         --i;
       }
@@ -285,6 +280,35 @@ class TemplateMatcher {
   }
 
  private:
+  static constexpr std::int64_t kImpossible = -1;
+  using Table = std::vector<std::vector<std::int64_t>>;
+
+  // best[i][j]: the most exact matches placing the first i events in the first j slots.
+  Table exact_matches(const PhaseRun& run, std::size_t r,
+                      const std::vector<std::size_t>& placed_events, const Grid& grid) const {
+    const std::size_t m = placed_events.size(), t = slots_.size();
+    Table best(m + 1, std::vector<std::int64_t>(t + 1, 0));
+    for (std::size_t i = 1; i <= m; ++i) best[i][0] = kImpossible;
+    for (std::size_t i = 1; i <= m; ++i) {
+      for (std::size_t j = 1; j <= t; ++j) {
+        best[i][j] = best[i][j - 1];
+        const auto fit = fits(run, r, placed_events[i - 1], j - 1, grid);
+        if (fit && best[i - 1][j - 1] != kImpossible) {
+          best[i][j] = std::max(best[i][j], best[i - 1][j - 1] + (*fit ? 1 : 0));
+        }
+      }
+    }
+    return best;
+  }
+
+  // Whether the best placement puts event e (the i-th placed) in slot j - 1.
+  bool step_matches(const PhaseRun& run, std::size_t r, std::size_t e, const Grid& grid,
+                    const Table& best, std::size_t i, std::size_t j) const {
+    const auto fit = fits(run, r, e, j - 1, grid);
+    return fit && best[i - 1][j - 1] != kImpossible &&
+           best[i][j] == best[i - 1][j - 1] + (*fit ? 1 : 0);
+  }
+
   // Whether event e of rank r can be slot s: nothing when not, else whether its vectors are
   // the slot's own (not only leading to the same peers at this n).
   std::optional<bool> fits(const PhaseRun& run, std::size_t r, std::size_t e, std::size_t s,

@@ -16,9 +16,7 @@ std::vector<PhaseFit> phase_fits(const model::Slt& slt) {
     f.pattern = p.pattern_modelled
                     ? fmt::format("exact at every training n ({} alignment, {} slot(s){})",
                                   p.alignment, p.slots.size(),
-                                  p.layout.block ? ", a block repeated " +
-                                                       p.layout.block->count.text() + " times"
-                                                 : "")
+                                  p.layout.grows() ? ", " + p.layout.blocks_text() : "")
                     : "NOT MODELLED";
     f.weight_equation = p.weight.equation();
     f.weight_error_pct = p.weight.quality.max_error_pct;

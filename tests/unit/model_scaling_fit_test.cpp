@@ -270,7 +270,7 @@ TEST(ScalingFit, HaloFollowsItsGridFace) {
   options.faces = {face};
   const ScalingFit fit = fit_scaling_model(points, options);
   EXPECT_EQ(fit.form, ScalingForm::Face) << fit.equation();
-  EXPECT_EQ(fit.equation(), "12800 * 1/(p_i p_k)");
+  EXPECT_EQ(fit.equation(), "12800 * 1/(p_i p_k) [balanced_3d]");
   EXPECT_NEAR(fit.at(64), 800, 1e-9);           // 4x4x4
   EXPECT_NEAR(fit.at(60), 12800.0 / 15, 1e-9);  // 5x4x3
 }

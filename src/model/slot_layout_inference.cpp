@@ -1,0 +1,318 @@
+#include "model/slot_layout_inference.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <utility>
+
+#include "model/integer_formula_fit.hpp"
+
+namespace p3s::model {
+namespace {
+
+using signature::EventToken;
+
+// What a slot of a run calls: the operation and tags of its events; `used` false for a slot no
+// rank of the run makes (a template's, in a run too small for it).
+struct SlotCall {
+  core::Op op = core::Op::Barrier;
+  std::int32_t tag = -1;
+  std::int32_t rtag = -1;
+  bool used = false;
+  bool operator==(const SlotCall&) const = default;
+};
+
+std::vector<SlotCall> slot_calls(const AlignedRun& run) {
+  std::vector<SlotCall> calls;
+  calls.reserve(run.slot_events.size());
+  for (const auto& slot_events : run.slot_events) {
+    SlotCall call;
+    for (const auto& e : slot_events) {
+      if (e) {
+        call = {e->op, e->tag, e->rtag, true};
+        break;
+      }
+    }
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+// Whether every run has the same slots: as many, each making the same call wherever some rank
+// makes it.
+bool same_slots(const std::vector<std::vector<SlotCall>>& calls) {
+  for (const std::vector<SlotCall>& run : calls) {
+    if (run.size() != calls.front().size()) return false;
+  }
+  for (std::size_t k = 0; k < calls.front().size(); ++k) {
+    std::optional<SlotCall> seen;
+    for (const std::vector<SlotCall>& run : calls) {
+      if (!run[k].used) continue;
+      if (seen && !(*seen == run[k])) return false;
+      seen = run[k];
+    }
+  }
+  return true;
+}
+
+// A fixed call of the largest run, or a block: `period` calls repeated `count` times, their tags
+// advancing by a step of their own from one repetition to the next.
+struct Item {
+  std::size_t first = 0;  // where it starts in the largest run's calls
+  std::size_t period = 1;
+  std::size_t count = 1;
+  bool block = false;
+  std::vector<std::int32_t> tag_step, rtag_step;
+};
+
+// The longest body searched for, in calls.
+constexpr std::size_t kLongestBody = 64;
+// The largest step a block's tags may advance by from one repetition to the next: a stage's
+// number, not the jump from one loop's tags to another's.
+constexpr std::int32_t kLargestTagStep = 64;
+
+// Repetition r of the body at `first` as a block with those steps: its call j.
+SlotCall repeated_call(const std::vector<SlotCall>& calls, const Item& item, std::size_t r,
+                       std::size_t j) {
+  SlotCall c = calls[item.first + j];
+  c.tag += static_cast<std::int32_t>(r) * item.tag_step[j];
+  c.rtag += static_cast<std::int32_t>(r) * item.rtag_step[j];
+  return c;
+}
+
+// How many repetitions of `item`'s body (its steps set) `calls` has from `at` on.
+std::size_t repetitions_at(const std::vector<SlotCall>& body_calls, const Item& item,
+                           const std::vector<SlotCall>& calls, std::size_t at) {
+  std::size_t r = 0;
+  while (at + (r + 1) * item.period <= calls.size()) {
+    for (std::size_t j = 0; j < item.period; ++j) {
+      if (!(calls[at + r * item.period + j] == repeated_call(body_calls, item, r, j))) return r;
+    }
+    ++r;
+  }
+  return r;
+}
+
+// The block of `period` calls at `at` of the largest run, with the step its first two
+// repetitions show: one step for every tag of the body (a stage's or a reduction step's
+// number), or none (0 repetitions) when its tags advance unevenly.
+Item block_at(const std::vector<SlotCall>& calls, std::size_t at, std::size_t period) {
+  Item item{at, period, 0, true, {}, {}};
+  std::optional<std::int32_t> step;
+  auto uniform = [&](std::int32_t from, std::int32_t to) {
+    if (from < 0 && to < 0) return std::int32_t{0};  // no tag (kNone) or any tag, both times
+    if (!step) step = to - from;
+    if (*step != to - from) step = kLargestTagStep + 1;  // uneven: no block
+    return *step;
+  };
+  for (std::size_t j = 0; j < period; ++j) {
+    item.tag_step.push_back(uniform(calls[at + j].tag, calls[at + period + j].tag));
+    item.rtag_step.push_back(uniform(calls[at + j].rtag, calls[at + period + j].rtag));
+  }
+  const bool even = !step || std::abs(*step) <= kLargestTagStep;
+  if (even) item.count = repetitions_at(calls, item, calls, at);
+  return item;
+}
+
+// How the largest run's calls are read as blocks, from the left: the shortest body that
+// repeats (X X Y Y is two blocks), or the body that repeats over the most calls (X Y X Y is one);
+// the smaller runs decide which.
+enum class Reading : std::uint8_t { ShortestBody, MostCalls };
+
+// The largest run's calls as fixed calls and blocks, read from the left. A block does not start
+// with a completion: that completes what came before (a transpose's wait followed by exchanges
+// is not an exchange that repeats).
+std::vector<Item> compress(const std::vector<SlotCall>& calls, Reading reading) {
+  std::vector<Item> items;
+  for (std::size_t i = 0; i < calls.size();) {
+    std::optional<Item> best;
+    const bool completes = core::op_kind(calls[i].op) == core::OpKind::Completion;
+    for (std::size_t p = 1; !completes && p <= kLongestBody && i + 2 * p <= calls.size(); ++p) {
+      const Item candidate = block_at(calls, i, p);
+      if (candidate.count < 2) continue;
+      if (!best ||
+          (reading == Reading::MostCalls && candidate.count * p > best->count * best->period)) {
+        best = candidate;
+      }
+      if (reading == Reading::ShortestBody) break;
+    }
+    if (best) {
+      i += best->count * best->period;
+      items.push_back(std::move(*best));
+    } else {
+      items.push_back({i, 1, 1, false, {0}, {0}});
+      ++i;
+    }
+  }
+  return items;
+}
+
+// Reads a run's calls as the items: how often each comes (a fixed call once or not at all, a
+// block any number of times, the most that leaves the rest readable).
+class RunReader {
+ public:
+  RunReader(const std::vector<SlotCall>& largest, const std::vector<Item>& items,
+            const std::vector<SlotCall>& calls)
+      : largest_(largest), items_(items), calls_(calls), counts_(items.size(), 0) {}
+
+  std::optional<std::vector<std::size_t>> read() {
+    if (!parse(0, 0)) return std::nullopt;
+    return counts_;
+  }
+
+ private:
+  bool parse(std::size_t item, std::size_t at) {
+    if (item == items_.size()) return at == calls_.size();
+    if (failed_.contains({item, at})) return false;
+    const Item& it = items_[item];
+    std::vector<std::size_t> choices;
+    if (it.block) {
+      for (std::size_t c = repetitions_at(largest_, it, calls_, at) + 1; c-- > 0;) {
+        choices.push_back(c);
+      }
+    } else {
+      if (at < calls_.size() && calls_[at] == largest_[it.first]) choices.push_back(1);
+      choices.push_back(0);
+    }
+    for (std::size_t c : choices) {
+      if (parse(item + 1, at + c * it.period)) {
+        counts_[item] = c;
+        return true;
+      }
+    }
+    failed_.insert({item, at});
+    return false;
+  }
+
+  const std::vector<SlotCall>& largest_;
+  const std::vector<Item>& items_;
+  const std::vector<SlotCall>& calls_;
+  std::vector<std::size_t> counts_;
+  std::set<std::pair<std::size_t, std::size_t>> failed_;
+};
+
+// When every run but the smallest agrees, the smallest is the likely cause: a process grid
+// that is degenerate at small n (an extent of 1 or 2 makes an application skip or merge
+// exchanges).
+std::string smallest_run_hint(const std::vector<FormulaSample>& counts) {
+  if (counts.size() < 3) return "";
+  const auto smallest =
+      std::min_element(counts.begin(), counts.end(),
+                       [](const FormulaSample& a, const FormulaSample& b) { return a.n < b.n; });
+  const FormulaSample& other = smallest == counts.begin() ? counts.back() : counts.front();
+  const bool others_agree = std::all_of(counts.begin(), counts.end(), [&](const FormulaSample& c) {
+    return &c == &*smallest || c.value == other.value;
+  });
+  if (!others_agree || smallest->value == other.value) return "";
+  return fmt::format(
+      " (every run but the smallest, n = {}, agrees: the application may split its work "
+      "differently there, e.g. on a process grid with an extent of 1 or 2; leave that run out "
+      "of the training, or add runs at larger n)",
+      smallest->n);
+}
+
+// The block's repetitions as a formula in n; nothing, with `failure` saying why.
+std::optional<IntegerFormula> block_count(const std::vector<FormulaSample>& counts,
+                                          std::size_t period, std::string& failure) {
+  std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
+  if (count) return count;
+  std::vector<std::string> seen;
+  seen.reserve(counts.size());
+  for (const FormulaSample& c : counts) seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
+  failure = fmt::format(
+      "the calls of one repetition change with n: a block of {} call(s) repeats {} times, which "
+      "follows no formula in n{}",
+      period, fmt::join(seen, "; "), smallest_run_hint(counts));
+  return std::nullopt;
+}
+
+// Run `run`'s slots laid out as the items with `counts`: a fixed call it lacks becomes a slot
+// every rank lacks; `order` renumbered.
+void expand(AlignedRun& run, const std::vector<Item>& items,
+            const std::vector<std::size_t>& counts) {
+  const std::size_t ranks = run.order.size();
+  std::vector<std::vector<std::optional<EventToken>>> slots;
+  std::vector<std::int32_t> moved(run.slot_events.size(), -1);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::size_t present = items[i].block ? counts[i] * items[i].period : counts[i];
+    for (std::size_t k = 0; k < present; ++k, ++at) {
+      moved[at] = static_cast<std::int32_t>(slots.size());
+      slots.push_back(std::move(run.slot_events[at]));
+    }
+    if (!items[i].block && counts[i] == 0) {
+      slots.emplace_back(ranks);  // no rank of this run makes it
+    }
+  }
+  run.slot_events = std::move(slots);
+  for (std::vector<std::int32_t>& order : run.order) {
+    for (std::int32_t& s : order) s = moved[static_cast<std::size_t>(s)];
+  }
+}
+
+}  // namespace
+
+std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& failure) {
+  std::vector<std::vector<SlotCall>> calls;
+  calls.reserve(alignment.runs.size());
+  for (const AlignedRun& run : alignment.runs) calls.push_back(slot_calls(run));
+  InferredLayout out;
+  if (same_slots(calls)) {
+    out.layout.templates = static_cast<std::int64_t>(calls.front().size());
+    out.tag_step.assign(calls.front().size(), 0);
+    out.rtag_step.assign(calls.front().size(), 0);
+    return out;
+  }
+  const auto longest = static_cast<std::size_t>(
+      std::max_element(calls.begin(), calls.end(),
+                       [](const auto& a, const auto& b) { return a.size() < b.size(); }) -
+      calls.begin());
+  std::vector<Item> items;
+  std::vector<std::vector<std::size_t>> counts;
+  for (const Reading reading : {Reading::ShortestBody, Reading::MostCalls}) {
+    items = compress(calls[longest], reading);
+    counts.clear();
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      std::optional<std::vector<std::size_t>> read =
+          RunReader(calls[longest], items, calls[i]).read();
+      if (!read) {
+        failure = fmt::format(
+            "the calls of one repetition change with n, and not as blocks that repeat between "
+            "the same calls (n = {} does not read like n = {})",
+            alignment.runs[i].n, alignment.runs[longest].n);
+        break;
+      }
+      counts.push_back(std::move(*read));
+    }
+    if (counts.size() == calls.size()) break;
+  }
+  if (counts.size() != calls.size()) return std::nullopt;
+  failure.clear();
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const Item& item = items[k];
+    if (!item.block) {
+      ++out.layout.templates;
+      out.tag_step.push_back(0);
+      out.rtag_step.push_back(0);
+      continue;
+    }
+    std::vector<FormulaSample> samples;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      samples.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(counts[i][k])});
+    }
+    std::optional<IntegerFormula> count = block_count(samples, item.period, failure);
+    if (!count) return std::nullopt;
+    out.layout.blocks.push_back(
+        {out.layout.templates, static_cast<std::int64_t>(item.period), std::move(*count)});
+    out.layout.templates += static_cast<std::int64_t>(item.period);
+    out.tag_step.insert(out.tag_step.end(), item.tag_step.begin(), item.tag_step.end());
+    out.rtag_step.insert(out.rtag_step.end(), item.rtag_step.begin(), item.rtag_step.end());
+  }
+  for (std::size_t i = 0; i < calls.size(); ++i) expand(alignment.runs[i], items, counts[i]);
+  return out;
+}
+
+}  // namespace p3s::model
