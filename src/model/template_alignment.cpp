@@ -181,6 +181,27 @@ std::vector<SlotKey> distinct_keys_fullest_first(
   return seen;
 }
 
+// Kahn's next key: the first one nothing left must precede, or of the same call one towards
+// lower ranks.
+std::optional<std::size_t> next_key(const std::vector<SlotKey>& seen,
+                                    const std::vector<bool>& placed,
+                                    const std::vector<std::size_t>& before_count,
+                                    const Grid& grid) {
+  auto ready = [&](std::size_t k) { return !placed[k] && before_count[k] == 0; };
+  std::optional<std::size_t> next;
+  for (std::size_t k = 0; k < seen.size() && !next; ++k) {
+    if (ready(k)) next = k;
+  }
+  if (!next) return std::nullopt;
+  for (std::size_t k = *next + 1; k < seen.size(); ++k) {
+    if (ready(k) && same_call(seen[k], seen[*next]) &&
+        linear_offsets(seen[k], grid) < linear_offsets(seen[*next], grid)) {
+      next = k;
+    }
+  }
+  return next;
+}
+
 // The reference's slots: its ranks' distinct keys in an order every rank's own order follows
 // (Kahn's algorithm over "comes right after on some rank", ties to the ranks with the most
 // calls, in their order, except that of two calls of one kind that no rank makes both of, the
@@ -202,19 +223,9 @@ std::optional<std::vector<SlotKey>> template_slots(
   }
   std::vector<SlotKey> ordered;
   std::vector<bool> placed(seen.size(), false);
-  auto ready = [&](std::size_t k) { return !placed[k] && before_count[k] == 0; };
   while (ordered.size() < seen.size()) {
-    std::optional<std::size_t> next;
-    for (std::size_t k = 0; k < seen.size() && !next; ++k) {
-      if (ready(k)) next = k;
-    }
+    const std::optional<std::size_t> next = next_key(seen, placed, before_count, grid);
     if (!next) return std::nullopt;
-    for (std::size_t k = *next + 1; k < seen.size(); ++k) {
-      if (ready(k) && same_call(seen[k], seen[*next]) &&
-          linear_offsets(seen[k], grid) < linear_offsets(seen[*next], grid)) {
-        next = k;
-      }
-    }
     placed[*next] = true;
     ordered.push_back(seen[*next]);
     for (std::size_t b : after[*next]) --before_count[b];

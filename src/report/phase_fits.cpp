@@ -13,11 +13,11 @@ std::vector<PhaseFit> phase_fits(const model::Slt& slt) {
     PhaseFit f;
     f.name = p.name;
     f.pattern_modelled = p.pattern_modelled;
-    f.pattern = p.pattern_modelled
-                    ? fmt::format("exact at every training n ({} alignment, {} slot(s){})",
-                                  p.alignment, p.slots.size(),
-                                  p.layout.grows() ? ", " + p.layout.blocks_text() : "")
-                    : "NOT MODELLED";
+    f.pattern =
+        p.pattern_modelled
+            ? fmt::format("exact at every training n ({} alignment, {} slot(s){})", p.alignment,
+                          p.slots.size(), p.layout.grows() ? ", " + p.layout.blocks_text() : "")
+            : "NOT MODELLED";
     f.weight_equation = p.weight.equation();
     f.weight_error_pct = p.weight.quality.max_error_pct;
     for (const model::SlotModel& slot : p.slots) {
