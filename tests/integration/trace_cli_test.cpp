@@ -156,7 +156,7 @@ TEST_F(DamagedRun, WrongVersion) {
   fs::path dir = copy("damaged-version");
   fs::path f = core::rank_trace_path(dir, 0);
   std::string text = read(f);
-  text.replace(0, 11, "p3s-trace 2");
+  text.replace(0, 11, "p3s-trace 9");
   write(f, text);
   expect_show_fails(dir, "rank-00000.p3st:1:", "unsupported trace version");
 }
