@@ -11,19 +11,27 @@
 
 namespace p3s::cli {
 
-BoundSlts::BoundSlts(const model::Slt& slt)
-    : low(model::slt_at_bound(slt, model::FitBound::Low)),
-      high(model::slt_at_bound(slt, model::FitBound::High)) {}
-
-std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
-                                                   bool carry_nearest,
-                                                   const sim::SimOptions& options, double pet,
+std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
+                                                   double level, bool carry_nearest,
+                                                   const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
-  report::Interval interval{pet, pet};
-  for (const auto& [name, slt] : {std::pair{"low", &bounds.low}, std::pair{"high", &bounds.high}}) {
+  report::Interval interval;
+  for (const model::FitBound bound : {model::FitBound::Low, model::FitBound::High}) {
+    const char* name = bound == model::FitBound::Low ? "low" : "high";
+    std::vector<std::string> unbounded;
+    const model::Slt at_bound =
+        model::slt_at_bound(slt, bound, static_cast<double>(n), level, unbounded);
+    if (!unbounded.empty()) {
+      warnings.push_back(fmt::format(
+          "N = {}: no interval: {} has no predictive band there (its form is not defined or "
+          "not trusted at N, or the SLT was written without its training runs: model them "
+          "again)",
+          n, unbounded.front()));
+      return std::nullopt;
+    }
     std::vector<std::string> why;
-    const auto trace = checked_trace(*slt, n, carry_nearest, why, [](const std::string&) {});
+    const auto trace = checked_trace(at_bound, n, carry_nearest, why, [](const std::string&) {});
     std::vector<std::string> names;
     if (trace) {
       for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
@@ -47,8 +55,7 @@ std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std:
           "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
       return std::nullopt;
     }
-    interval.low = std::min(interval.low, bound_pet);
-    interval.high = std::max(interval.high, bound_pet);
+    (bound == model::FitBound::Low ? interval.low : interval.high) = bound_pet;
   }
   return interval;
 }

@@ -132,9 +132,8 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   prediction.not_modelled = report::not_modelled(slt);
   prediction.coverage = report::coverage_lines(slt);
 
-  const std::optional<BoundSlts> bounds =
-      request.interval ? std::optional<BoundSlts>(slt) : std::nullopt;
   prediction.interval = request.interval ? "fits" : "";
+  prediction.interval_level = request.interval_level;
   std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
   all.insert(traced.begin(), traced.end());
   std::size_t step = 0;
@@ -173,19 +172,19 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
     }
     request.progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where,
                                  result.pet, result.cost.events, result.cost.wall_seconds));
-    if (bounds) {
+    if (request.interval) {
       request.progress(fmt::format("{} simulating the model's low and high bounds", where));
       std::vector<std::string> names;
       for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
-      point.pet_interval = simulated_interval(*bounds, n, request.carry_nearest, options,
-                                              result.pet, names, prediction.warnings);
+      point.pet_interval = simulated_interval(slt, n, request.interval_level, request.carry_nearest,
+                                              options, names, prediction.warnings);
       if (point.pet_interval) {
         request.progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where,
                                      point.pet_interval->low, point.pet_interval->high));
       }
     }
     if (!request.replay_launcher.empty()) {
-      replay_point(request, *trace, result, bounds.has_value(), where, point, prediction.warnings);
+      replay_point(request, *trace, result, request.interval, where, point, prediction.warnings);
     }
     prediction.points.push_back(std::move(point));
   }

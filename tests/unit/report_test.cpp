@@ -765,7 +765,8 @@ TEST(PredictionReport, IntervalInTableCsvJsonAndBand) {
 
   // The band: one shaded path through both bounded points (low edge, then high edge back).
   const std::string svg = scaling_plot_svg(p);
-  EXPECT_NE(svg.find("PET interval (the model's fits at their bounds)"), std::string::npos);
+  EXPECT_NE(svg.find("PET interval (the model's fits at the ends of their bands)"),
+            std::string::npos);
   const std::regex band(R"(<path d="M[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ )"
                         R"(L[0-9.]+,[0-9.]+ Z" fill="#1f5fbf" fill-opacity="0.2")");
   EXPECT_TRUE(std::regex_search(svg, band)) << svg;
