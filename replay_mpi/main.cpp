@@ -240,6 +240,7 @@ MeasurableOptions measurable_options(const ReplayOptions& o, bool live,
   mo.ranks_per_node = o.ranks_per_node;
   mo.mapping = o.mapping;
   mo.record_messages = o.messages;
+  mo.record_units = o.units;
   mo.noise_cap = o.noise_cap;
   return mo;
 }
@@ -294,6 +295,7 @@ MeasurementRecords gather(const MeasurementRecords& mine) {
   all.repetition_completions = gather(mine.repetition_completions);
   all.steps = gather(mine.steps);
   all.messages = gather(mine.messages);
+  all.units = gather(mine.units);
   return all;
 }
 

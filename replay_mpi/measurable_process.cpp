@@ -107,13 +107,20 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
   MeasuredTimes times{std::vector<std::vector<double>>(measured_repetitions,
                                                        std::vector<double>(measured_.size(), 0.0)),
                       std::vector<std::vector<double>>(
-                          measured_repetitions, std::vector<double>(program_.steps.size(), 0.0))};
-  const int repetitions = 1 + options_.repetitions;
+                          measured_repetitions, std::vector<double>(program_.steps.size(), 0.0)),
+                      std::vector<int>(measured_.size(), 0), 0};
+  const int warmups = warmup_repetitions(setup_.plan.steps[static_cast<std::size_t>(index)]);
+  const int repetitions = warmups + options_.repetitions;
+  // What the black hole serves, before the first repetition; no requests end its step (below).
+  if (StepRequests asked{black_hole_requests(), repetitions};
+      black_hole_ >= 0 && !asked.requests.empty()) {
+    send_step_requests(asked, black_hole_, comms_.control);
+  }
   for (int rep = 0; rep < repetitions; ++rep) {
-    const bool measuring = !warmup && rep > 0;
+    const bool measuring = !warmup && rep >= warmups;
     if (slot == 0 && measuring && noise.per_pair > 0) start_noise(noise.per_pair, noise.bytes);
-    // Repetition 0 is the warm-up: it is played, never measured.
-    const std::size_t measured_rep = measuring ? static_cast<std::size_t>(rep - 1) : 0;
+    // The warm-up repetitions are played, never measured.
+    const std::size_t measured_rep = measuring ? static_cast<std::size_t>(rep - warmups) : 0;
     double previous = now();
     for (std::size_t i = 0; i < program_.steps.size(); ++i) {
       if (collectives_only_) {
@@ -123,14 +130,15 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
       previous = play_call(i, measuring, measured_rep, previous, times);
     }
     finish_repetition();
-    counts.executed += collectives_only_ ? 0 : static_cast<std::int64_t>(program_.steps.size());
   }
+  counts.executed = times.calls;
   if (slot == 0 && !setup_.noise_pairs.empty())
     for (const auto& pair : setup_.noise_pairs) send_control(Control{}, pair.first, comms_.control);
-  if (black_hole_ >= 0) send_control(Control{}, black_hole_, comms_.control);
+  if (black_hole_ >= 0) send_step_requests({}, black_hole_, comms_.control);
   if (!warmup && !collectives_only_) {
     counts.measured = std::count(measured_.begin(), measured_.end(), 1);
     add_measured(times);
+    if (options_.record_units) add_unit_records(times);
   }
   return counts;
 }
@@ -164,11 +172,16 @@ double MeasurableProcess::play_call(std::size_t i, bool measuring, std::size_t r
     execute(call, timed && options_.record_messages);
   }
   const double ended = now();
+  ++times.calls;
   if (measuring && !peers.empty()) {
     if (measured_[unit]) times.computes[rep][i] += called - previous;
-    for (std::size_t k = 0; k < peers.size(); ++k)
-      if (measured_[unit + k]) times.units[rep][unit + k] += done_[k] - called;
+    for (std::size_t k = 0; k < peers.size(); ++k) {
+      if (!measured_[unit + k]) continue;
+      times.units[rep][unit + k] += done_[k] - called;
+      ++times.timed[unit + k];
+    }
   } else if (timed) {
+    ++times.timed[unit];
     const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
     times.units[rep][unit] += fitted ? called - previous +
                                            options_.fitted->at(CollectiveShape{
@@ -199,6 +212,17 @@ void MeasurableProcess::add_measured(const MeasuredTimes& times) {
   for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];
 }
 
+void MeasurableProcess::add_unit_records(const MeasuredTimes& times) {
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    for (std::uint32_t u = first_unit_[i]; u < first_unit_[i + 1]; ++u) {
+      if (times.timed[u] == 0) continue;
+      const double seconds = summed(times.units, u) / options_.repetitions;
+      units_.push_back({phase_, rank_, static_cast<int>(i), static_cast<int>(u - first_unit_[i]),
+                        step_, times.timed[u], seconds});
+    }
+  }
+}
+
 void MeasurableProcess::add_completion(std::size_t i, const MeasuredTimes& times) {
   const std::uint32_t first = first_unit_[i], end = first_unit_[i + 1];
   if (std::find(measured_.begin() + first, measured_.begin() + end, 1) == measured_.begin() + end)
@@ -218,6 +242,72 @@ void MeasurableProcess::add_completion(std::size_t i, const MeasuredTimes& times
     part.latest = std::max(part.latest, summed(times.units, u) / reps);
     for (std::size_t r = 0; r < measured_repetitions; ++r)
       part.latest_by_repetition[r] = std::max(part.latest_by_repetition[r], times.units[r][u]);
+  }
+}
+
+std::vector<Control> MeasurableProcess::black_hole_requests() const {
+  std::vector<Control> requests;
+  if (collectives_only_) return requests;
+  for (const core::ProgramStep& call : program_.steps) black_hole_requests(call, requests);
+  return requests;
+}
+
+void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
+                                            std::vector<Control>& out) const {
+  const auto external = [&](std::int32_t rank) { return rank >= 0 && !loaded(rank); };
+  // What the black hole receives (tag, bytes) and sends (tag, bytes), -1 for neither.
+  const auto ask = [&](std::int32_t recv_tag, std::int64_t recv_bytes, std::int32_t send_tag,
+                       std::int64_t send_bytes) {
+    Control c;
+    c.kind = Control::Serve;
+    c.recv_tag = recv_tag;
+    c.recv_bytes = recv_bytes;
+    c.send_tag = send_tag;
+    c.send_bytes = send_bytes;
+    out.push_back(c);
+  };
+  switch (call.op) {
+    case Op::Send:
+    case Op::Ssend:
+    case Op::Bsend:
+    case Op::Rsend:
+    case Op::Isend:
+    case Op::Issend:
+      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
+      return;
+    case Op::Recv:
+    case Op::Irecv:
+      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
+      return;
+    case Op::Sendrecv:
+    case Op::SendrecvReplace: {
+      // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both
+      // ends (as sendrecv() sends them). Both halves in one request when both are the black
+      // hole's: it then exchanges at once.
+      const bool to = external(call.dst), from = external(call.src);
+      if (to || from) {
+        ask(to ? std::max(call.tag, 0) : -1, to ? call.bytes : -1,
+            from ? std::max(call.rtag, 0) : -1, from ? call.rbytes : -1);
+      }
+      return;
+    }
+    case Op::Start:
+      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
+      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
+      return;
+    case Op::Startall:
+      for (std::uint32_t k = 0; k < call.record_count; ++k) {
+        const core::RequestRecord& r = program_.records[call.first_record + k];
+        if (!external(r.peer)) continue;
+        if (r.send) {
+          ask(r.tag, r.bytes, -1, -1);
+        } else {
+          ask(-1, -1, r.tag, r.bytes);
+        }
+      }
+      return;
+    default:
+      return;
   }
 }
 
@@ -282,13 +372,6 @@ void MeasurableProcess::send(Op op, std::int32_t dst, std::int32_t tag, std::int
                                 std::to_string(rank_) + ": tag " + std::to_string(tag) +
                                 " is outside this MPI's 0.." + std::to_string(tag_ub_));
   const int to = process_of(dst);
-  if (!loaded(dst)) {
-    Control c;
-    c.kind = Control::Serve;
-    c.recv_tag = tag;
-    c.recv_bytes = bytes;
-    send_control(c, to, comms_.control);
-  }
   const double posted = now();
   char* data = send_buffer(bytes);
   switch (op) {
@@ -322,20 +405,14 @@ void MeasurableProcess::send(Op op, std::int32_t dst, std::int32_t tag, std::int
 void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::int64_t bytes,
                                 std::int64_t req, bool record) {
   const int from = process_of(src);
-  Control c;
-  c.kind = Control::Serve;
-  c.send_tag = tag;
-  c.send_bytes = bytes;
   const double posted = now();
   if (op == Op::Irecv) {
     Pending p = pending(src, bytes, false, record, posted);
     MPI_Irecv(receive_buffer(req, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
               &p.request);
     pending_[req] = p;
-    if (!loaded(src)) send_control(c, from, comms_.control);
     return;
   }
-  if (!loaded(src)) send_control(c, from, comms_.control);
   MPI_Recv(receive_buffer(-1, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
            MPI_STATUS_IGNORE);
   if (record)
@@ -345,25 +422,9 @@ void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::
 void MeasurableProcess::sendrecv(const core::ProgramStep& call, bool record) {
   const int to = call.dst >= 0 ? process_of(call.dst) : MPI_PROC_NULL;
   const int from = call.src >= 0 ? process_of(call.src) : MPI_PROC_NULL;
-  // One control message for both halves when both go to the black hole: it exchanges at once.
   // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both ends.
   const int tag = std::max(call.tag, 0);
   const int rtag = std::max(call.rtag, 0);
-  Control to_hole;
-  to_hole.kind = Control::Serve;
-  if (call.dst >= 0 && !loaded(call.dst)) {
-    to_hole.recv_tag = tag;
-    to_hole.recv_bytes = call.bytes;
-  }
-  Control from_hole;
-  from_hole.kind = Control::Serve;
-  if (call.src >= 0 && !loaded(call.src)) {
-    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_tag = rtag;
-    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_bytes = call.rbytes;
-  }
-  if (to_hole.recv_bytes >= 0 || to_hole.send_bytes >= 0)
-    send_control(to_hole, black_hole_, comms_.control);
-  if (from_hole.send_bytes >= 0) send_control(from_hole, black_hole_, comms_.control);
   const double posted = now();
   MPI_Sendrecv(send_buffer(call.bytes), count(call.bytes), MPI_BYTE, to, tag,
                receive_buffer(-1, call.rbytes), count(call.rbytes), MPI_BYTE, from, rtag,

@@ -14,6 +14,7 @@
 #include "core/scaled_trace.hpp"
 #include "replay_mpi/collective_call.hpp"
 #include "replay_mpi/compute_emulation.hpp"
+#include "replay_mpi/control.hpp"
 #include "replay_mpi/replay_comms.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "replay_mpi/replay_setup.hpp"
@@ -27,11 +28,14 @@ struct MeasurableOptions {
   std::int64_t ranks_per_node = 1;                            // the application's placement at N
   core::Mapping mapping = core::Mapping::Block;
   bool record_messages = true;
-  int noise_cap = 256;  // noise messages per pair and repetition, at most
+  bool record_units = false;  // every unit it measures, as UnitResult
+  int noise_cap = 256;        // noise messages per pair and repetition, at most
+  // One-way latency (s) of a control message to each black hole process (control_latency.hpp).
+  const std::map<int, double>* control_latency = nullptr;
 };
 
 struct StepCounts {
-  std::int64_t executed = 0;          // events, over all repetitions
+  std::int64_t executed = 0;          // calls made, over all repetitions
   std::int64_t measured = 0;          // measurement units
   std::int64_t noise_messages = 0;    // per repetition (slot 0 only)
   std::int64_t network_messages = 0;  // this process's, per repetition
@@ -65,6 +69,7 @@ class MeasurableProcess {
   using CompletionKey = std::tuple<int, std::int32_t, std::uint32_t>;  // phase, rank, call
   const std::map<CompletionKey, CompletionPart>& completions() const { return completions_; }
   const std::vector<MessageResult>& messages() const { return messages_; }
+  const std::vector<UnitResult>& units() const { return units_; }
 
  private:
   struct Pending {
@@ -82,6 +87,8 @@ class MeasurableProcess {
   struct MeasuredTimes {
     std::vector<std::vector<double>> units;     // [repetition][unit]
     std::vector<std::vector<double>> computes;  // [repetition][call]
+    std::vector<int> timed;                     // [unit]: repetitions that timed it
+    std::int64_t calls = 0;                     // calls made, every repetition
   };
   // What each noise pair sends per measured repetition of the step.
   struct NoiseLoad {
@@ -104,6 +111,13 @@ class MeasurableProcess {
   // other calls' to the rank's sums.
   void add_measured(const MeasuredTimes& times);
   void add_completion(std::size_t call, const MeasuredTimes& times);
+  // Each unit the step timed, as the call timed it (record_units).
+  void add_unit_records(const MeasuredTimes& times);
+  // What one repetition's calls exchange with the ranks the step did not load, in call order:
+  // what the black hole receives, and what it sends.
+  std::vector<Control> black_hole_requests() const;
+  // Appends to `out` what call i asks of the black hole.
+  void black_hole_requests(const core::ProgramStep& call, std::vector<Control>& out) const;
   void execute(const core::ProgramStep& call, bool record);
   void point_to_point(const core::ProgramStep& call, bool record);
   void start_persistent(const core::ProgramStep& call, bool record);
@@ -160,6 +174,7 @@ class MeasurableProcess {
   std::map<std::pair<int, std::int32_t>, std::vector<double>> repetition_seconds_;
   std::map<CompletionKey, CompletionPart> completions_;
   std::vector<MessageResult> messages_;
+  std::vector<UnitResult> units_;
 };
 
 }  // namespace p3s::replay

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kStepFields = 6;
 constexpr std::size_t kMessageFields = 9;
+constexpr std::size_t kUnitFields = 7;
 
 // Per phase, each rank's time (the sum of its calls'): the mean over the measured repetitions,
 // and each measured repetition's. A phase no process measured has zeros.
@@ -101,6 +102,7 @@ std::map<int, std::vector<double>> add_step_log(const std::vector<double>& steps
     StepResult sr;
     sr.phase = s.phase;
     sr.ranks = s.ranks;
+    sr.warmup_repetitions = warmup_repetitions(s);
     sr.executed.assign(s.ranks.size(), 0);
     sr.measured.assign(s.ranks.size(), 0);
     sr.black_holes = s.black_holes;
@@ -200,6 +202,12 @@ void record_measurements(const MeasurableProcess& process, MeasurementRecords& r
         {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
          static_cast<double>(std::get<2>(key)), part.compute, part.latest});
   }
+  for (const UnitResult& u : process.units()) {
+    records.units.insert(records.units.end(),
+                         {static_cast<double>(u.phase), static_cast<double>(u.rank),
+                          static_cast<double>(u.call), static_cast<double>(u.unit),
+                          static_cast<double>(u.step), static_cast<double>(u.timed), u.seconds});
+  }
   for (const MessageResult& m : process.messages()) {
     records.messages.insert(
         records.messages.end(),
@@ -223,6 +231,11 @@ void add_measurements(const MeasurementRecords& all, const core::ScaledTrace& tr
   }
   for (std::size_t i = 0; i + kMessageFields <= all.messages.size(); i += kMessageFields)
     result.messages.push_back(message_result(all.messages, i));
+  for (std::size_t i = 0; i + kUnitFields <= all.units.size(); i += kUnitFields) {
+    const auto field = [&](std::size_t k) { return static_cast<int>(all.units[i + k]); };
+    result.units.push_back(
+        {field(0), field(1), field(2), field(3), field(4), field(5), all.units[i + 6]});
+  }
 }
 
 }  // namespace p3s::replay

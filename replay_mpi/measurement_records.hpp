@@ -23,6 +23,7 @@ struct MeasurementRecords {
   // compute x R, latest x R], R the measured repetitions.
   std::vector<double> repetition_seconds, repetition_completions;
   std::vector<double> messages;  // per measured message, its MessageResult's fields
+  std::vector<double> units;     // per unit measured, its UnitResult's fields (record_units)
 };
 
 // Appends what a measurable process counted in step `step`, playing slot `slot`.

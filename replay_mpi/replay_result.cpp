@@ -70,6 +70,7 @@ ordered_json to_json(const ReplayResult& r) {
   for (const StepResult& s : r.step_log) {
     steps.push_back({{"phase", s.phase},
                      {"ranks", s.ranks},
+                     {"warmup_repetitions", s.warmup_repetitions},
                      {"executed", s.executed},
                      {"measured", s.measured},
                      {"black_holes", s.black_holes},
@@ -80,28 +81,37 @@ ordered_json to_json(const ReplayResult& r) {
     rows.push_back({m.phase, m.step, m.rank, m.peer, m.send ? "send" : "recv", m.bytes,
                     m.same_node ? "node" : "network", m.seconds, m.in_flight});
   }
-  return {{"format", "p3s-replay 1"},
-          {"source", r.source},
-          {"nprocs", r.nprocs},
-          {"processes", r.processes},
-          {"measurable", r.measurable},
-          {"black_holes", r.black_holes},
-          {"noise_pairs", r.noise_pairs},
-          {"ranks_per_node", r.ranks_per_node},
-          {"mapping", r.mapping},
-          {"placement_kept", r.placement_kept},
-          {"placement", r.placement},
-          {"compute", r.compute},
-          {"measured_repetitions", r.repetitions},
-          {"warmup_steps", 1},
-          {"steps", r.steps},
-          {"pet_seconds", r.pet},
-          {"synet_seconds", r.synet},
-          {"phases", phases},
-          {"collectives", collectives},
-          {"step_log", steps},
-          {"messages", {{"columns", kMessageColumns}, {"rows", rows}}},
-          {"warnings", r.warnings}};
+  ordered_json units = ordered_json::array();
+  for (const UnitResult& u : r.units) {
+    units.push_back({u.phase, u.rank, u.call, u.unit, u.step, u.timed, u.seconds});
+  }
+  ordered_json out = {{"format", "p3s-replay 1"},
+                      {"source", r.source},
+                      {"nprocs", r.nprocs},
+                      {"processes", r.processes},
+                      {"measurable", r.measurable},
+                      {"black_holes", r.black_holes},
+                      {"noise_pairs", r.noise_pairs},
+                      {"ranks_per_node", r.ranks_per_node},
+                      {"mapping", r.mapping},
+                      {"placement_kept", r.placement_kept},
+                      {"placement", r.placement},
+                      {"compute", r.compute},
+                      {"measured_repetitions", r.repetitions},
+                      {"warmup_steps", 1},
+                      {"steps", r.steps},
+                      {"pet_seconds", r.pet},
+                      {"synet_seconds", r.synet},
+                      {"phases", phases},
+                      {"collectives", collectives},
+                      {"step_log", steps},
+                      {"messages", {{"columns", kMessageColumns}, {"rows", rows}}},
+                      {"warnings", r.warnings}};
+  if (!r.units.empty()) {
+    out["units"] = {{"columns", {"phase", "rank", "call", "unit", "step", "timed", "seconds"}},
+                    {"rows", units}};
+  }
+  return out;
 }
 
 ReplayResult read_replay_result(const std::filesystem::path& file) {

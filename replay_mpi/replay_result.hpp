@@ -45,8 +45,10 @@ struct CollectiveResult {
 
 struct StepResult {
   int phase = 0;
-  std::vector<std::int32_t> ranks;     // per measurable process, -1: none
-  std::vector<std::int64_t> executed;  // events each executed, over all repetitions
+  std::vector<std::int32_t> ranks;  // per measurable process, -1: none
+  int warmup_repetitions = 1;       // played before the measured ones
+  // Calls each made, over all repetitions (counted as they were made).
+  std::vector<std::int64_t> executed;
   std::vector<std::int64_t> measured;  // distinct events each measured
   int black_holes = 0;
   std::int64_t noise_messages = 0;  // per repetition
@@ -62,6 +64,17 @@ struct MessageResult {
   bool same_node = false;  // in the application's placement at N
   double seconds = 0;      // from posting to completion
   int in_flight = 0;       // the rank's requests in flight when it was posted, itself included
+};
+
+// One measurement unit as the call that measured it timed it (p3s-replay --record-units).
+struct UnitResult {
+  int phase = 0;
+  std::int32_t rank = 0;
+  int call = 0;  // in the rank's repetition of the phase, from 0
+  int unit = 0;  // of the call (a completion call has one per peer)
+  int step = 0;
+  int timed = 0;       // measured repetitions that timed it
+  double seconds = 0;  // its mean time over them
 };
 
 struct ReplayResult {
@@ -84,6 +97,7 @@ struct ReplayResult {
   std::vector<CollectiveResult> collectives;
   std::vector<StepResult> step_log;
   std::vector<MessageResult> messages;
+  std::vector<UnitResult> units;  // with --record-units
   std::vector<std::string> warnings;
 };
 

@@ -60,6 +60,7 @@ St4npText read_st4np_text(const std::filesystem::path& file) {
       TextCall c;
       c.op = word;
       c.completion = is_completion(word);
+      c.burst_ns = f[2];
       add_once(c.peers, static_cast<std::int32_t>(f[3]));
       add_once(c.peers, static_cast<std::int32_t>(f[6]));
       calls->push_back(c);

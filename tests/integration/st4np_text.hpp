@@ -17,6 +17,7 @@ struct TextCall {
                                         // startall every request's peer
   std::vector<std::int32_t> completes;  // a completion's requests' distinct peers
   bool completion = false;
+  std::int64_t burst_ns = 0;  // the compute before the call (BURST_CPU)
 };
 
 struct St4npText {
