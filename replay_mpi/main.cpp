@@ -290,6 +290,7 @@ void play_steps(const Setup& setup, const core::ScaledTrace& trace, const Roles&
 MeasurementRecords gather(const MeasurementRecords& mine) {
   MeasurementRecords all;
   all.seconds = gather(mine.seconds);
+  all.compute = gather(mine.compute);
   all.completions = gather(mine.completions);
   all.repetition_seconds = gather(mine.repetition_seconds);
   all.repetition_completions = gather(mine.repetition_completions);

@@ -182,6 +182,7 @@ double MeasurableProcess::play_call(std::size_t i, bool measuring, std::size_t r
     }
   } else if (timed) {
     ++times.timed[unit];
+    times.computes[rep][i] += called - previous;
     const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
     times.units[rep][unit] += fitted ? called - previous +
                                            options_.fitted->at(CollectiveShape{
@@ -207,6 +208,12 @@ void MeasurableProcess::add_measured(const MeasuredTimes& times) {
     for (std::size_t r = 0; r < measured_repetitions; ++r) total_by_rep[r] += times.units[r][first];
   }
   seconds_[{phase_, rank_}] += total;
+  // Each call's compute is measured with its first unit, so once over the steps.
+  double compute = 0;
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    if (measured_[first_unit_[i]]) compute += summed(times.computes, i) / reps;
+  }
+  compute_seconds_[{phase_, rank_}] += compute;
   std::vector<double>& by_rep = repetition_seconds_[{phase_, rank_}];
   by_rep.resize(measured_repetitions, 0.0);
   for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];

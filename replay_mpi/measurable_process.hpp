@@ -52,6 +52,10 @@ class MeasurableProcess {
   // Per (phase, rank): the sum of the mean times per repetition of the calls other than
   // completions that this process measured.
   const std::map<std::pair<int, std::int32_t>, double>& rank_seconds() const { return seconds_; }
+  // Per (phase, rank): the time before its calls, the emulated compute, per repetition (mean).
+  const std::map<std::pair<int, std::int32_t>, double>& rank_compute_seconds() const {
+    return compute_seconds_;
+  }
   // The same per measured repetition (not averaged), for the spread over repetitions.
   const std::map<std::pair<int, std::int32_t>, std::vector<double>>& rank_repetition_seconds()
       const {
@@ -86,7 +90,7 @@ class MeasurableProcess {
   // for a completion, whose first unit it goes with).
   struct MeasuredTimes {
     std::vector<std::vector<double>> units;     // [repetition][unit]
-    std::vector<std::vector<double>> computes;  // [repetition][call]
+    std::vector<std::vector<double>> computes;  // [repetition][call], measured calls
     std::vector<int> timed;                     // [unit]: repetitions that timed it
     std::int64_t calls = 0;                     // calls made, every repetition
   };
@@ -171,6 +175,7 @@ class MeasurableProcess {
   CollectiveCall collective_;
 
   std::map<std::pair<int, std::int32_t>, double> seconds_;
+  std::map<std::pair<int, std::int32_t>, double> compute_seconds_;
   std::map<std::pair<int, std::int32_t>, std::vector<double>> repetition_seconds_;
   std::map<CompletionKey, CompletionPart> completions_;
   std::vector<MessageResult> messages_;

@@ -120,6 +120,19 @@ std::map<int, std::vector<double>> add_step_log(const std::vector<double>& steps
   return own_network;
 }
 
+// The slowest rank's measured compute per repetition, per phase.
+std::map<int, double> slowest_compute(const std::vector<double>& compute) {
+  std::map<std::pair<int, int>, double> per_rank;
+  for (std::size_t i = 0; i + 3 <= compute.size(); i += 3) {
+    per_rank[{static_cast<int>(compute[i]), static_cast<int>(compute[i + 1])}] += compute[i + 2];
+  }
+  std::map<int, double> slowest;
+  for (const auto& [key, seconds] : per_rank) {
+    slowest[key.first] = std::max(slowest[key.first], seconds);
+  }
+  return slowest;
+}
+
 PhaseResult phase_result(int p, const core::ScaledTrace& trace, const Setup& setup,
                          bool collectives_live, const ReplayResult& r, RankTimes& times,
                          std::map<int, std::vector<double>>& own_network) {
@@ -196,6 +209,10 @@ void record_measurements(const MeasurableProcess& process, MeasurementRecords& r
     records.seconds.insert(records.seconds.end(), {static_cast<double>(key.first),
                                                    static_cast<double>(key.second), value});
   }
+  for (const auto& [key, value] : process.rank_compute_seconds()) {
+    records.compute.insert(records.compute.end(), {static_cast<double>(key.first),
+                                                   static_cast<double>(key.second), value});
+  }
   for (const auto& [key, part] : process.completions()) {
     records.completions.insert(
         records.completions.end(),
@@ -224,8 +241,10 @@ void add_measurements(const MeasurementRecords& all, const core::ScaledTrace& tr
   RankTimes times(result.nprocs, static_cast<std::size_t>(result.repetitions));
   add_mean_times(all, times);
   add_repetition_times(all, static_cast<std::size_t>(result.repetitions), times);
+  const std::map<int, double> compute = slowest_compute(all.compute);
   for (const int p : phases) {
     PhaseResult ph = phase_result(p, trace, setup, collectives_live, result, times, own_network);
+    if (const auto c = compute.find(p); c != compute.end()) ph.compute_seconds = c->second;
     result.pet += ph.phase_et * ph.weight;
     result.phases.push_back(std::move(ph));
   }

@@ -24,6 +24,9 @@ struct PhaseResult {
   Spread per_rank;      // each rank's mean time per measured repetition (s)
   // Over the measured repetitions, the slowest rank's time in each (s): the PhaseET's spread.
   Spread by_repetition;
+  // The largest over ranks of the time before their calls per repetition (s): the compute the
+  // replay emulated, as it measured it (the cross-check's evidence).
+  double compute_seconds = 0;
   int steps = 0;
   std::string collectives;  // "none", "live" (all members loaded) or "fit" (collective_fit.hpp)
   // Per repetition: the application's network messages at N, the mean over steps of those the
@@ -102,8 +105,9 @@ struct ReplayResult {
 };
 
 nlohmann::ordered_json to_json(const ReplayResult& result);
-// Reads everything but the step log (which only the tests of the replay's logic read): what
-// `p3s replay` and `p3s predict` report, and the measured messages `p3s calibrate` fits to.
+// Reads everything but the step log and the units (which only the tests of the replay's logic
+// read): what `p3s replay` and `p3s predict` report, the collectives' fits the cross-check
+// holds against the platform, and the measured messages `p3s calibrate` fits to.
 // Throws core::FormatError naming the file and the JSON path of what is missing or wrong.
 ReplayResult read_replay_result(const std::filesystem::path& file);
 // The same from a document already parsed; throws core::JsonValueError and nlohmann's

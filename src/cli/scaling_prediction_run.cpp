@@ -88,7 +88,8 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
     const replay::ReplayResult replayed = launch_replay(launch);
     point.replay_pet_seconds = replayed.pet;
     if (bounds) point.replay_interval = replayed_interval(replayed);
-    point.phase_checks = cross_check_phases(trace, simulated, replayed, request.tolerance);
+    point.phase_checks =
+        cross_check_phases(trace, simulated, replayed, request.tolerance, request.simulation);
     for (const report::PhaseCheck& c : point.phase_checks) {
       if (c.flagged) {
         request.progress(fmt::format("{} FLAGGED {}: replayed {:+.1f} % against simulated; {}",

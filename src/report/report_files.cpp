@@ -125,7 +125,10 @@ nlohmann::json point_json(const ScalingPrediction& p, const PredictedPoint& pt) 
                               {"replayed_phase_et_seconds", c.replayed_seconds},
                               {"difference_pct", c.difference_pct()},
                               {"flagged", c.flagged}};
-      if (c.flagged) check["cause"] = c.cause;
+      if (c.flagged) {
+        check["causes"] = c.causes;
+        check["cause"] = c.cause;
+      }
       point["phase_checks"].push_back(check);
     }
   }

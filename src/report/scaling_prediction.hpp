@@ -17,7 +17,10 @@ struct PhaseCheck {
   double simulated_seconds = 0;  // PhaseET in SimGrid
   double replayed_seconds = 0;   // PhaseET of the Synthetic Signature
   bool flagged = false;          // |difference| above the tolerance
-  std::string cause;             // the likely cause in words, for a flagged phase
+  // For a flagged phase: the branches the evidence names ("compute", "point-to-point",
+  // "collective"), the largest first, and what they rest on in words (cli/phase_cross_check).
+  std::vector<std::string> causes;
+  std::string cause;
 
   // (replayed - simulated) / simulated, in %.
   double difference_pct() const;
