@@ -76,10 +76,11 @@ CauseEvidence point_to_point_evidence(const replay::ReplayResult& replayed, int 
     if (std::fabs(c.fastest - platform) > kMessageAgreement * platform) {
       e.seconds += (c.fastest - platform) * per_rank;
     }
-    parts.push_back(fmt::format("{} {} took {} at the fastest in the replay, {} on the platform "
-                                "({:.3g} per rank and repetition)",
-                                bytes_text(bytes), same_node ? "on one node" : "between nodes",
-                                us(c.fastest), us(platform), per_rank));
+    parts.push_back(
+        fmt::format("{} {} took {} at the fastest in the replay, {} on the platform "
+                    "({:.3g} per rank and repetition)",
+                    bytes_text(bytes), same_node ? "on one node" : "between nodes", us(c.fastest),
+                    us(platform), per_rank));
   }
   e.text = parts.empty() ? "point-to-point: no message measured"
                          : fmt::format("point-to-point: messages of {}", fmt::join(parts, "; "));
@@ -104,27 +105,28 @@ CauseEvidence collective_evidence(const model::SltScaledTrace& trace, int phase,
   std::vector<std::string> parts;
   for (const auto& [op, bytes, rbytes] : shapes) {
     const std::string name(core::op_name(op));
-    const auto fitted =
-        std::find_if(replayed.collectives.begin(), replayed.collectives.end(),
-                     [&](const replay::CollectiveResult& c) { return c.op == name && c.bytes == bytes; });
+    const auto fitted = std::find_if(
+        replayed.collectives.begin(), replayed.collectives.end(),
+        [&](const replay::CollectiveResult& c) { return c.op == name && c.bytes == bytes; });
     if (fitted == replayed.collectives.end()) {
       parts.push_back(fmt::format("{} of {}: timed live with the phase, no time of its own", name,
                                   bytes_text(bytes)));
       continue;
     }
-    const double platform =
-        platform_collective_seconds(options, op, bytes, rbytes, trace.nprocs());
-    parts.push_back(fmt::format("{} of {} at N = {}: {} fitted from {} to {} members in the "
-                                "replay, {} on the platform",
-                                name, bytes_text(bytes), trace.nprocs(), us(fitted->at_n_seconds),
-                                fitted->sizes.empty() ? 0 : fitted->sizes.front(),
-                                fitted->sizes.empty() ? 0 : fitted->sizes.back(), us(platform)));
+    const double platform = platform_collective_seconds(options, op, bytes, rbytes, trace.nprocs());
+    parts.push_back(
+        fmt::format("{} of {} at N = {}: {} fitted from {} to {} members in the "
+                    "replay, {} on the platform",
+                    name, bytes_text(bytes), trace.nprocs(), us(fitted->at_n_seconds),
+                    fitted->sizes.empty() ? 0 : fitted->sizes.front(),
+                    fitted->sizes.empty() ? 0 : fitted->sizes.back(), us(platform)));
   }
-  evidence.text =
-      parts.empty() ? "collective: none in the phase"
-                    : fmt::format("collective: {} per repetition that compute and messages do not "
-                                  "explain; {}",
-                                  us(unexplained), fmt::join(parts, "; "));
+  evidence.text = parts.empty()
+                      ? "collective: none in the phase"
+                      : fmt::format(
+                            "collective: {} per repetition that compute and messages do not "
+                            "explain; {}",
+                            us(unexplained), fmt::join(parts, "; "));
   return evidence;
 }
 
@@ -172,9 +174,10 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
       }
       if (causes.empty()) {
         for (const CauseEvidence& e : evidence) texts.push_back(e.text);
-        check.cause = fmt::format("no single cause: each part is within {:g} % of the simulated "
-                                  "PhaseET ({})",
-                                  50 * tolerance, fmt::join(texts, "; "));
+        check.cause = fmt::format(
+            "no single cause: each part is within {:g} % of the simulated "
+            "PhaseET ({})",
+            50 * tolerance, fmt::join(texts, "; "));
       } else {
         check.cause = fmt::format("{}", fmt::join(texts, "; "));
       }

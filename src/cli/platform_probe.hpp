@@ -12,8 +12,7 @@ namespace p3s::cli {
 
 // Two ranks on one host (`same_node`) or on two, each sending the other `bytes` at once: the
 // time of one such exchange (s), as a received message's post-to-completion time.
-double platform_message_seconds(const sim::SimOptions& options, std::int64_t bytes,
-                                bool same_node);
+double platform_message_seconds(const sim::SimOptions& options, std::int64_t bytes, bool same_node);
 
 // `members` ranks placed as `options` place them, calling the collective `op` on the world with
 // `bytes` per member (`rbytes` received): the slowest rank's time per call (s).

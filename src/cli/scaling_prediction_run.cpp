@@ -135,6 +135,12 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
 
   prediction.interval = request.interval ? "fits" : "";
   prediction.interval_level = request.interval_level;
+  if (!request.replay_launcher.empty() && request.simulation.mode == sim::SimMode::Full) {
+    prediction.warnings.push_back(
+        "--full with --replay-launcher: the replayed PETs are beside the simulated ones, but no "
+        "phase is cross-checked: --full simulates the run whole, with no PhaseET to set the "
+        "replay's against (drop --full to cross-check)");
+  }
   std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
   all.insert(traced.begin(), traced.end());
   std::size_t step = 0;

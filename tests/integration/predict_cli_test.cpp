@@ -323,11 +323,11 @@ TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
 // with every link's latency 4 times longer (point-to-point, on two_phase's ring of sendrecvs,
 // which has no collective), the compute simulated twice as fast (compute, on the compute-bound
 // stencil), and SMPI's smp_binomial allreduce, meant for nodes of many cores and 2.6 times
-// slower here (collective, on the stencil, whose halos the replay and the platform time alike). The compute-bound stencil on 4x the latency moves by less than
-// 10 %: not flagged.
-// The Synthetic Signature replayed under smpirun on default.xml (p3s-replay-smpi on R
-// processes, 32 unless told, compute in simulated time) as the "real machine" of the
-// cross-check, and SimGrid on a platform of the test's choosing: `p3s predict
+// slower here (collective, on the stencil, whose halos the replay and the platform time alike). The
+// compute-bound stencil on 4x the latency moves by less than 10 %: not flagged. The Synthetic
+// Signature replayed under smpirun on default.xml (p3s-replay-smpi on R processes, 32 unless told,
+// compute in simulated time) as the "real machine" of the cross-check, and SimGrid on a platform of
+// the test's choosing: `p3s predict
 // --replay-launcher` at N = 256 into DIR/OUT.
 class ReplayCrossCheck {
  public:
@@ -488,6 +488,66 @@ std::vector<std::string> csv_phase_cells(const fs::path& report, const std::stri
   }
   ADD_FAILURE() << "no row for N = " << n;
   return {};
+}
+
+// --tolerance sets where the cross-check flags: the stencil's replay at N = 256 on R = 32 is
+// 2 to 3 % above the simulation on the same platform, not flagged at 10 % (above), flagged at
+// 2 %. --full with --replay-launcher replays every N but cross-checks no phase, and says so.
+TEST(PredictCli, ToleranceAndFullModeWithTheReplay) {
+  const fs::path dir = scratch_dir("predict-cli-tolerance");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  ReplayCrossCheck check(dir);
+  {
+    SCOPED_TRACE("--tolerance 0.02");
+    const nlohmann::json j = check.predict(kPlatform, "tight", t, {"--tolerance", "0.02"});
+    EXPECT_DOUBLE_EQ(j.at("tolerance").get<double>(), 0.02);
+    const nlohmann::json at256 = point_at(j, 256);
+    bool flagged = false;
+    for (const auto& c : at256.at("phase_checks")) {
+      const double difference = c.at("difference_pct").get<double>();
+      EXPECT_EQ(c.at("flagged").get<bool>(), std::fabs(difference) > 2.0) << c.dump();
+      flagged = flagged || c.at("flagged").get<bool>();
+    }
+    EXPECT_TRUE(flagged) << at256.dump(2);
+  }
+  {
+    SCOPED_TRACE("--full");
+    const nlohmann::json j = check.predict(kPlatform, "full", t, {"--full"});
+    const nlohmann::json at256 = point_at(j, 256);
+    EXPECT_TRUE(at256.contains("replay_pet_seconds")) << at256.dump(2);
+    EXPECT_FALSE(at256.contains("phase_checks")) << at256.dump(2);
+    bool said = false;
+    for (const auto& w : j.at("warnings")) {
+      said = said || w.get<std::string>().starts_with("--full with --replay-launcher");
+    }
+    EXPECT_TRUE(said) << j.at("warnings").dump(2);
+  }
+}
+
+// --interval none: no bounds anywhere, and the JSON says no interval was made.
+TEST(PredictCli, IntervalNoneWritesNoBounds) {
+  const fs::path dir = scratch_dir("predict-cli-interval-none");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  std::vector<std::string> args = {"predict", "--runs"};
+  args.insert(args.end(), t.runs.begin(), t.runs.end());
+  args.insert(args.end(), {"--targets", "64", "--platform", kPlatform, "-o",
+                           (dir / "report").string(), "--interval", "none"});
+  const CommandResult r = p3s(args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json j = read_json(dir / "report" / "prediction.json");
+  EXPECT_FALSE(j.contains("interval"));
+  EXPECT_FALSE(j.contains("interval_fit_level"));
+  ASSERT_FALSE(j.at("points").empty());
+  for (const auto& pt : j.at("points")) {
+    EXPECT_FALSE(pt.contains("pet_low_seconds")) << pt.dump();
+    EXPECT_FALSE(pt.contains("pet_high_seconds")) << pt.dump();
+  }
+  EXPECT_EQ(r.output.find("simulating the model's low and high bounds"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "report" / "prediction.txt").find("low, high:"), std::string::npos);
 }
 
 // The cross-check on an app with a compute-bound and a communication-bound phase in one run

@@ -371,5 +371,100 @@ TEST(ReplayLogic, SubCommunicatorCollectivesAreRefused) {
   EXPECT_FALSE(fs::exists(json));
 }
 
+// p3s-replay's options on the stencil (N = 64, R = 8), each held against what it says:
+// --measurable M plays M ranks per step and still measures every unit once; --phases 0 replays
+// phase 0 alone; --no-noise makes no noise pairs, which the same run has without it (with
+// --measurable 2, so that processes are left over for them); --mapping
+// cyclic --ranks-per-node 4 places rank r on node r mod 16, which every measured message's
+// link must follow. `p3s replay` passes them all on.
+TEST(ReplayLogic, OptionsDoWhatTheySay) {
+  const fs::path work = scratch_dir("replay_logic_options");
+  model_app(work, kStencil);
+  if (HasFatalFailure()) return;
+  const fs::path slt = work / "app.slt";
+  const CommandResult generated = run_command(
+      {p3s_bin(), "generate", slt.string(), "-n", "64", "-o", (work / "st4np").string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  const St4npText st4np = read_st4np_text(work / "st4np" / "st4np.txt");
+  const auto run = [&](const std::string& name, const std::vector<std::string>& extra) {
+    const fs::path json = work / (name + ".json");
+    const CommandResult r = replay(slt, 64, 8, json, extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(json);
+    return nlohmann::json::parse(in);
+  };
+  {
+    SCOPED_TRACE("--measurable 2");
+    const nlohmann::json j = run("measurable", {"--measurable", "2"});
+    EXPECT_EQ(j.at("measurable"), 2);
+    for (const auto& step : j.at("step_log")) EXPECT_EQ(step.at("ranks").size(), 2U);
+    check_unit_records(j, st4np, j.at("measured_repetitions").get<int>());
+  }
+  {
+    SCOPED_TRACE("--phases 0");
+    const nlohmann::json j = run("phases", {"--phases", "0"});
+    ASSERT_EQ(j.at("phases").size(), 1U);
+    EXPECT_EQ(j.at("phases")[0].at("name"), st4np.phase_names.at(0));
+    for (const auto& step : j.at("step_log")) EXPECT_EQ(step.at("phase"), 0);
+  }
+  {
+    SCOPED_TRACE("--no-noise");  // with 2 measurable of 8, at most 2 black holes: 4 left over
+    EXPECT_GT(run("noise", {"--measurable", "2"}).at("noise_pairs").get<int>(), 0);
+    EXPECT_EQ(run("no-noise", {"--measurable", "2", "--no-noise"}).at("noise_pairs"), 0);
+  }
+  {
+    SCOPED_TRACE("--mapping cyclic --ranks-per-node 4");
+    const nlohmann::json j = run("cyclic", {"--mapping", "cyclic", "--ranks-per-node", "4"});
+    EXPECT_EQ(j.at("mapping"), "cyclic");
+    const auto& columns = j.at("messages").at("columns");
+    const auto column = [&](const std::string& c) {
+      return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), c) -
+                                      columns.begin());
+    };
+    ASSERT_FALSE(j.at("messages").at("rows").empty());
+    for (const auto& m : j.at("messages").at("rows")) {
+      const int rank = m[column("rank")], peer = m[column("peer")];
+      const bool same_node = rank % 16 == peer % 16;  // 64 ranks, 4 per node: 16 nodes
+      EXPECT_EQ(m[column("link")].get<std::string>(), same_node ? "node" : "network")
+          << rank << " -> " << peer;
+    }
+  }
+  {
+    SCOPED_TRACE("p3s replay passes them on");
+    const fs::path json = work / "cli.json";
+    const CommandResult r = run_command(
+        {"env",
+         std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_BIN,
+         p3s_bin(),
+         "replay",
+         slt.string(),
+         "-n",
+         "64",
+         "--launcher",
+         std::string("timeout ") + kHangBound + " " + P3S_MPIRUN + " --oversubscribe -np 8",
+         "-o",
+         json.string(),
+         "--compute",
+         "none",
+         "--measurable",
+         "2",
+         "--no-noise",
+         "--phases",
+         "0",
+         "--mapping",
+         "cyclic",
+         "--ranks-per-node",
+         "4"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("measurable"), 2);
+    EXPECT_EQ(j.at("noise_pairs"), 0);
+    EXPECT_EQ(j.at("phases").size(), 1U);
+    EXPECT_EQ(j.at("mapping"), "cyclic");
+    EXPECT_EQ(j.at("ranks_per_node"), 4);
+  }
+}
+
 }  // namespace
 }  // namespace p3s::testing

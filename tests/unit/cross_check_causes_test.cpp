@@ -16,9 +16,8 @@ std::vector<std::string> branches(const std::vector<CauseEvidence>& causes) {
 
 TEST(CrossCheckCauses, OnlyWhatMovesHalfTheToleranceIsACauseTheLargestFirst) {
   // PhaseET 100 us, tolerance 10 %: a cause moves at least 5 us.
-  const std::vector<CauseEvidence> evidence = {{"compute", 4.9e-6, "c"},
-                                               {"point-to-point", -30e-6, "p"},
-                                               {"collective", 6e-6, "k"}};
+  const std::vector<CauseEvidence> evidence = {
+      {"compute", 4.9e-6, "c"}, {"point-to-point", -30e-6, "p"}, {"collective", 6e-6, "k"}};
   EXPECT_EQ(branches(causes_of(evidence, 100e-6, 0.10)),
             (std::vector<std::string>{"point-to-point", "collective"}));
   EXPECT_EQ(branches(causes_of(evidence, 100e-6, 0.02)),
