@@ -274,18 +274,6 @@ void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
     out.push_back(c);
   };
   switch (call.op) {
-    case Op::Send:
-    case Op::Ssend:
-    case Op::Bsend:
-    case Op::Rsend:
-    case Op::Isend:
-    case Op::Issend:
-      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
-      return;
-    case Op::Recv:
-    case Op::Irecv:
-      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
-      return;
     case Op::Sendrecv:
     case Op::SendrecvReplace: {
       // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both
@@ -298,10 +286,6 @@ void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
       }
       return;
     }
-    case Op::Start:
-      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
-      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
-      return;
     case Op::Startall:
       for (std::uint32_t k = 0; k < call.record_count; ++k) {
         const core::RequestRecord& r = program_.records[call.first_record + k];
@@ -313,7 +297,19 @@ void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
         }
       }
       return;
+    case Op::Probe:
+    case Op::Iprobe:  // not replayed
+    case Op::SendInit:
+    case Op::RecvInit:  // only describe a request, which Start makes
+      return;
     default:
+      // Any other point-to-point call or Start: its destination, its source.
+      if (const core::OpKind kind = core::op_kind(call.op);
+          kind != core::OpKind::PointToPoint && kind != core::OpKind::Persistent) {
+        return;
+      }
+      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
+      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
       return;
   }
 }
