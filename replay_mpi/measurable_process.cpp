@@ -28,6 +28,19 @@ double summed(const std::vector<std::vector<double>>& by_rep, std::size_t k) {
   return sum;
 }
 
+// What the black hole receives (tag, bytes) and sends (tag, bytes) for one call, -1 for
+// neither.
+Control serve(std::int32_t recv_tag, std::int64_t recv_bytes, std::int32_t send_tag,
+              std::int64_t send_bytes) {
+  Control c;
+  c.kind = Control::Serve;
+  c.recv_tag = recv_tag;
+  c.recv_bytes = recv_bytes;
+  c.send_tag = send_tag;
+  c.send_bytes = send_bytes;
+  return c;
+}
+
 }  // namespace
 
 MeasurableProcess::MeasurableProcess(const core::ScaledTrace& trace, const Setup& setup,
@@ -120,16 +133,7 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     const bool measuring = !warmup && rep >= warmups;
     if (slot == 0 && measuring && noise.per_pair > 0) start_noise(noise.per_pair, noise.bytes);
     // The warm-up repetitions are played, never measured.
-    const std::size_t measured_rep = measuring ? static_cast<std::size_t>(rep - warmups) : 0;
-    double previous = now();
-    for (std::size_t i = 0; i < program_.steps.size(); ++i) {
-      if (collectives_only_) {
-        if (is_replayed_collective(program_.steps[i].op)) collective(program_.steps[i]);
-        continue;
-      }
-      previous = play_call(i, measuring, measured_rep, previous, times);
-    }
-    finish_repetition();
+    play_repetition(measuring, measuring ? static_cast<std::size_t>(rep - warmups) : 0, times);
   }
   counts.executed = times.calls;
   if (slot == 0 && !setup_.noise_pairs.empty())
@@ -141,6 +145,18 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
     if (options_.record_units) add_unit_records(times);
   }
   return counts;
+}
+
+void MeasurableProcess::play_repetition(bool measuring, std::size_t rep, MeasuredTimes& times) {
+  double previous = now();
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    if (collectives_only_) {
+      if (is_replayed_collective(program_.steps[i].op)) collective(program_.steps[i]);
+      continue;
+    }
+    previous = play_call(i, measuring, rep, previous, times);
+  }
+  finish_repetition();
 }
 
 MeasurableProcess::NoiseLoad MeasurableProcess::noise_load(std::int64_t own_messages) const {
@@ -261,40 +277,15 @@ std::vector<Control> MeasurableProcess::black_hole_requests() const {
 
 void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
                                             std::vector<Control>& out) const {
-  const auto external = [&](std::int32_t rank) { return rank >= 0 && !loaded(rank); };
-  // What the black hole receives (tag, bytes) and sends (tag, bytes), -1 for neither.
-  const auto ask = [&](std::int32_t recv_tag, std::int64_t recv_bytes, std::int32_t send_tag,
-                       std::int64_t send_bytes) {
-    Control c;
-    c.kind = Control::Serve;
-    c.recv_tag = recv_tag;
-    c.recv_bytes = recv_bytes;
-    c.send_tag = send_tag;
-    c.send_bytes = send_bytes;
-    out.push_back(c);
-  };
   switch (call.op) {
     case Op::Sendrecv:
-    case Op::SendrecvReplace: {
-      // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both
-      // ends (as sendrecv() sends them). Both halves in one request when both are the black
-      // hole's: it then exchanges at once.
-      const bool to = external(call.dst), from = external(call.src);
-      if (to || from) {
-        ask(to ? std::max(call.tag, 0) : -1, to ? call.bytes : -1,
-            from ? std::max(call.rtag, 0) : -1, from ? call.rbytes : -1);
-      }
-      return;
-    }
+    case Op::SendrecvReplace:
+      return sendrecv_request(call, out);
     case Op::Startall:
       for (std::uint32_t k = 0; k < call.record_count; ++k) {
         const core::RequestRecord& r = program_.records[call.first_record + k];
         if (!external(r.peer)) continue;
-        if (r.send) {
-          ask(r.tag, r.bytes, -1, -1);
-        } else {
-          ask(-1, -1, r.tag, r.bytes);
-        }
+        out.push_back(r.send ? serve(r.tag, r.bytes, -1, -1) : serve(-1, -1, r.tag, r.bytes));
       }
       return;
     case Op::Probe:
@@ -308,10 +299,27 @@ void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
           kind != core::OpKind::PointToPoint && kind != core::OpKind::Persistent) {
         return;
       }
-      if (external(call.dst)) ask(call.tag, call.bytes, -1, -1);
-      if (external(call.src)) ask(-1, -1, call.rtag, call.rbytes);
+      if (external(call.dst)) out.push_back(serve(call.tag, call.bytes, -1, -1));
+      if (external(call.src)) out.push_back(serve(-1, -1, call.rtag, call.rbytes));
       return;
   }
+}
+
+void MeasurableProcess::sendrecv_request(const core::ProgramStep& call,
+                                         std::vector<Control>& out) const {
+  // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both ends
+  // (as sendrecv() sends them). Both halves in one request when both are the black hole's: it
+  // then exchanges at once.
+  Control c = serve(-1, -1, -1, -1);
+  if (external(call.dst)) {
+    c.recv_tag = std::max(call.tag, 0);
+    c.recv_bytes = call.bytes;
+  }
+  if (external(call.src)) {
+    c.send_tag = std::max(call.rtag, 0);
+    c.send_bytes = call.rbytes;
+  }
+  if (c.recv_bytes >= 0 || c.send_bytes >= 0) out.push_back(c);
 }
 
 void MeasurableProcess::execute(const core::ProgramStep& call, bool record) {

@@ -107,6 +107,8 @@ class MeasurableProcess {
   // The noise that makes up for the application's network messages the step does not send
   // (`own_messages`: this process's); collective over the measurable processes.
   NoiseLoad noise_load(std::int64_t own_messages) const;
+  // Plays one repetition of the step's calls (measuring repetition `rep` when `measuring`).
+  void play_repetition(bool measuring, std::size_t rep, MeasuredTimes& times);
   // Plays call i after its compute, `previous` the end of the call before; when measuring, adds
   // its measured units' times to repetition `rep`. Returns when the call ended.
   double play_call(std::size_t i, bool measuring, std::size_t rep, double previous,
@@ -120,8 +122,9 @@ class MeasurableProcess {
   // What one repetition's calls exchange with the ranks the step did not load, in call order:
   // what the black hole receives, and what it sends.
   std::vector<Control> black_hole_requests() const;
-  // Appends to `out` what call i asks of the black hole.
+  // Appends to `out` what `call` asks of the black hole.
   void black_hole_requests(const core::ProgramStep& call, std::vector<Control>& out) const;
+  void sendrecv_request(const core::ProgramStep& call, std::vector<Control>& out) const;
   void execute(const core::ProgramStep& call, bool record);
   void point_to_point(const core::ProgramStep& call, bool record);
   void start_persistent(const core::ProgramStep& call, bool record);
@@ -138,6 +141,8 @@ class MeasurableProcess {
                       double completed, int in_flight);
   int process_of(std::int32_t rank) const;
   bool loaded(std::int32_t rank) const { return slot_of_.count(rank) != 0; }
+  // A peer the step did not load: its black hole stands in for it.
+  bool external(std::int32_t rank) const { return rank >= 0 && !loaded(rank); }
   char* send_buffer(std::int64_t bytes);
   char* receive_buffer(std::int64_t req, std::int64_t bytes);
   std::int64_t network_messages() const;

@@ -105,9 +105,10 @@ CauseEvidence collective_evidence(const model::SltScaledTrace& trace, int phase,
   std::vector<std::string> parts;
   for (const auto& [op, bytes, rbytes] : shapes) {
     const std::string name(core::op_name(op));
+    const std::int64_t per_member = bytes;  // a lambda may not capture a structured binding
     const auto fitted = std::find_if(
         replayed.collectives.begin(), replayed.collectives.end(),
-        [&](const replay::CollectiveResult& c) { return c.op == name && c.bytes == bytes; });
+        [&](const replay::CollectiveResult& c) { return c.op == name && c.bytes == per_member; });
     if (fitted == replayed.collectives.end()) {
       parts.push_back(fmt::format("{} of {}: timed live with the phase, no time of its own", name,
                                   bytes_text(bytes)));

@@ -11,53 +11,65 @@
 
 namespace p3s::cli {
 
+namespace {
+
+// The PET with every fit at `bound` at N, simulated as the prediction was; nothing, with why in
+// `warnings`, when it cannot be.
+std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
+                                   double level, bool carry_nearest, const sim::SimOptions& options,
+                                   const std::vector<std::string>& phases,
+                                   std::vector<std::string>& warnings) {
+  const char* name = bound == model::FitBound::Low ? "low" : "high";
+  std::vector<std::string> unbounded;
+  const model::Slt at_bound =
+      model::slt_at_bound(slt, bound, static_cast<double>(n), level, unbounded);
+  if (!unbounded.empty()) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: {} has no predictive band there (its form is not defined or not "
+        "trusted at N, or the SLT was written without its training runs: model them again)",
+        n, unbounded.front()));
+    return std::nullopt;
+  }
+  std::vector<std::string> why;
+  const auto trace = checked_trace(at_bound, n, carry_nearest, why, [](const std::string&) {});
+  std::vector<std::string> names;
+  if (trace) {
+    for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
+  }
+  if (!trace || names != phases) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: the model's {} bound {}", n, name,
+        !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
+               : std::string("leaves out other phases than the prediction")));
+    return std::nullopt;
+  }
+  sim::SimOptions quiet = options;
+  quiet.progress = nullptr;
+  try {
+    const sim::SimResult result = sim::simulate(*trace, quiet);
+    if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
+    return result.pet;
+  } catch (const std::exception& e) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
                                                    double level, bool carry_nearest,
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
-  report::Interval interval;
-  for (const model::FitBound bound : {model::FitBound::Low, model::FitBound::High}) {
-    const char* name = bound == model::FitBound::Low ? "low" : "high";
-    std::vector<std::string> unbounded;
-    const model::Slt at_bound =
-        model::slt_at_bound(slt, bound, static_cast<double>(n), level, unbounded);
-    if (!unbounded.empty()) {
-      warnings.push_back(fmt::format(
-          "N = {}: no interval: {} has no predictive band there (its form is not defined or "
-          "not trusted at N, or the SLT was written without its training runs: model them "
-          "again)",
-          n, unbounded.front()));
-      return std::nullopt;
-    }
-    std::vector<std::string> why;
-    const auto trace = checked_trace(at_bound, n, carry_nearest, why, [](const std::string&) {});
-    std::vector<std::string> names;
-    if (trace) {
-      for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
-    }
-    if (!trace || names != phases) {
-      warnings.push_back(fmt::format(
-          "N = {}: no interval: the model's {} bound {}", n, name,
-          !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
-                 : std::string("leaves out other phases than the prediction")));
-      return std::nullopt;
-    }
-    sim::SimOptions quiet = options;
-    quiet.progress = nullptr;
-    double bound_pet = 0;
-    try {
-      const sim::SimResult result = sim::simulate(*trace, quiet);
-      if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
-      bound_pet = result.pet;
-    } catch (const std::exception& e) {
-      warnings.push_back(fmt::format(
-          "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
-      return std::nullopt;
-    }
-    (bound == model::FitBound::Low ? interval.low : interval.high) = bound_pet;
-  }
-  return interval;
+  const std::optional<double> low =
+      pet_at_bound(slt, model::FitBound::Low, n, level, carry_nearest, options, phases, warnings);
+  if (!low) return std::nullopt;
+  const std::optional<double> high =
+      pet_at_bound(slt, model::FitBound::High, n, level, carry_nearest, options, phases, warnings);
+  if (!high) return std::nullopt;
+  return report::Interval{*low, *high};
 }
 
 report::Interval replayed_interval(const replay::ReplayResult& replayed) {
