@@ -133,6 +133,11 @@ CauseEvidence collective_evidence(const model::SltScaledTrace& trace, int phase,
 
 }  // namespace
 
+bool phase_times_differ(double simulated, double replayed, double tolerance) {
+  if (simulated <= 0) return replayed > 0;
+  return std::fabs(replayed - simulated) > tolerance * simulated;
+}
+
 std::vector<CauseEvidence> causes_of(std::vector<CauseEvidence> evidence, double simulated_et,
                                      double tolerance) {
   std::erase_if(evidence, [&](const CauseEvidence& e) {
@@ -158,7 +163,7 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
                                 [&](const core::ScaledPhase& p) { return p.name == s.name; });
     if (r == replayed.phases.end() || t == phases.end()) continue;
     report::PhaseCheck check{s.name, s.weight, s.phase_et, r->phase_et, false, {}, ""};
-    check.flagged = std::fabs(check.difference_pct()) > 100 * tolerance;
+    check.flagged = phase_times_differ(s.phase_et, r->phase_et, tolerance);
     if (check.flagged) {
       const int p = static_cast<int>(t - phases.begin());
       CauseEvidence compute = compute_evidence(trace, p, simulated.cpu_speedup, *r);

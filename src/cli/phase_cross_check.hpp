@@ -33,6 +33,10 @@ struct CauseEvidence {
   std::string text;    // the measurements it rests on, in words
 };
 
+// The two PhaseETs differ beyond `tolerance` (a fraction of the simulated one); a phase the
+// simulation gives no time and the replay some differs by any amount.
+bool phase_times_differ(double simulated, double replayed, double tolerance);
+
 // The causes among `evidence` (at least half the tolerance of `simulated_et`), largest first.
 std::vector<CauseEvidence> causes_of(std::vector<CauseEvidence> evidence, double simulated_et,
                                      double tolerance);

@@ -25,5 +25,13 @@ TEST(CrossCheckCauses, OnlyWhatMovesHalfTheToleranceIsACauseTheLargestFirst) {
   EXPECT_TRUE(causes_of(evidence, 100e-6, 0.7).empty());
 }
 
+TEST(CrossCheckCauses, APhaseTheSimulationGivesNoTimeIsFlaggedWhenTheReplayMeasuresSome) {
+  EXPECT_TRUE(phase_times_differ(0, 1e-6, 0.1));
+  EXPECT_FALSE(phase_times_differ(0, 0, 0.1));
+  EXPECT_FALSE(phase_times_differ(100e-6, 109e-6, 0.1));
+  EXPECT_TRUE(phase_times_differ(100e-6, 111e-6, 0.1));
+  EXPECT_TRUE(phase_times_differ(100e-6, 89e-6, 0.1));
+}
+
 }  // namespace
 }  // namespace p3s::cli
