@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "generate/instantiation.hpp"
 #include "model/slt_json.hpp"
-#include "model/slt_scaled_trace.hpp"
 #include "replay_mpi/black_hole.hpp"
 #include "replay_mpi/collective_bench.hpp"
 #include "replay_mpi/measurable_process.hpp"
@@ -196,11 +196,13 @@ ReplayedTrace instantiate(const ReplayOptions& o) {
       throw std::domain_error("the ST4NP has " + std::to_string(r.trace->nprocs()) + " ranks");
   } else {
     r.slt = std::make_unique<model::Slt>(model::read_slt(o.input));
-    auto instantiated = std::make_unique<model::SltScaledTrace>(
-        *r.slt, o.nprocs,
-        model::InstantiateOptions{.carry_nearest = o.carry_nearest, .omit_unavailable = o.partial});
-    r.warnings = instantiated->warnings();
-    r.trace = std::move(instantiated);
+    generate::Instantiation inst = generate::instantiate(*r.slt, o.nprocs,
+                                                         {.carry_nearest = o.carry_nearest,
+                                                          .partial = o.partial,
+                                                          .accept_undecided = o.accept_ambiguous});
+    r.warnings = inst.warnings;
+    if (!inst.left_out.empty()) r.warnings.push_back("the ST4NP " + inst.coverage_text());
+    r.trace = std::move(inst.trace);
   }
   if (r.trace->phases().empty()) throw std::domain_error("no phase can be instantiated at N");
   return r;

@@ -42,7 +42,10 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
       "once")("carry-nearest", po::bool_switch(&o.carry_nearest),
               "carry the largest run's pattern for phases that are not modelled")(
       "partial", po::bool_switch(&o.partial),
-      "leave out the phases that cannot be instantiated at N");
+      "leave out what cannot be instantiated at N (named, with its share of the largest "
+      "training run) instead of refusing N")(
+      "accept-ambiguous", po::bool_switch(&o.accept_ambiguous),
+      "use the model's chosen rules where the training runs leave peers undecided at N");
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;

@@ -27,6 +27,7 @@ struct ReplayOptions {
   bool units = false;  // every measured unit in the JSON, as the measuring call timed it
   bool carry_nearest = false;
   bool partial = false;
+  bool accept_ambiguous = false;
 };
 
 // Throws std::invalid_argument with what is wrong; returns nothing after printing --help.

@@ -11,26 +11,23 @@
 namespace p3s::cli {
 
 std::unique_ptr<model::SltScaledTrace> checked_trace(
-    const model::Slt& slt, std::int64_t n, bool carry_nearest, std::vector<std::string>& warnings,
-    const std::function<void(const std::string&)>& progress) {
-  std::unique_ptr<model::SltScaledTrace> trace;
+    const model::Slt& slt, std::int64_t n, const generate::Policy& policy,
+    std::vector<std::string>& warnings, const std::function<void(const std::string&)>& progress) {
+  generate::Instantiation inst;
   try {
-    trace = std::make_unique<model::SltScaledTrace>(
-        slt, static_cast<int>(n),
-        model::InstantiateOptions{.carry_nearest = carry_nearest, .omit_unavailable = true});
-  } catch (const std::domain_error& e) {
+    inst = generate::instantiate(slt, n, policy);
+  } catch (const generate::Refusal& e) {
     warnings.push_back(fmt::format("N = {} not predicted: {}", n, e.what()));
     progress(fmt::format("refused: {}", e.what()));
     return nullptr;
   }
-  for (const std::string& w : trace->warnings())
-    warnings.push_back(fmt::format("N = {}: {}", n, w));
-  if (trace->phases().empty()) {
-    warnings.push_back(
-        fmt::format("N = {} not predicted: no phase of the model can be instantiated there", n));
-    progress("refused: no phase can be instantiated");
-    return nullptr;
+  for (const std::string& w : inst.warnings) warnings.push_back(fmt::format("N = {}: {}", n, w));
+  for (const generate::LeftOut& l : inst.left_out) {
+    warnings.push_back(fmt::format("N = {}: {} {} ({:.1f} % of the largest training run): {}", n,
+                                   l.relevant ? "LEFT OUT" : "left out (too small to model)",
+                                   l.what, 100 * l.share, l.why));
   }
+  std::unique_ptr<model::SltScaledTrace> trace = std::move(inst.trace);
   progress("generating and checking the ST4NP");
   const model::ConsistencyReport consistency = model::check_consistency(*trace);
   if (!consistency.consistent()) {

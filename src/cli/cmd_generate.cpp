@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "cli/commands.hpp"
-#include "cli/model_inputs.hpp"
+#include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/progress_trace.hpp"
 #include "model/slt_json.hpp"
@@ -43,38 +43,49 @@ int run_generate(const Args& args) {
   std::string out_dir;
   std::string ranks;
   std::string ti_dir;
-  bool carry = false;
-  bool partial = false;
+  bool force = false;
+  InstantiationFlags flags;
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
                                                  "the model (app.slt)")(
       "nprocs,n", po::value(&nprocs)->required(), "process count N")(
       "output,o", po::value(&out_dir), "directory for the ST4NP (default st4np-N)")(
       "ranks", po::value(&ranks), "only ranks a-b")(
       "export-ti", po::value(&ti_dir), "also write SimGrid time-independent traces here")(
-      "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled")(
-      "partial", po::bool_switch(&partial),
-      "leave out the phases that cannot be instantiated at N (named, with their share of the "
-      "largest training run) instead of refusing N");
+      "force", po::bool_switch(&force),
+      "replace the st4np.txt (and TI traces) an earlier p3s generate wrote in the directory");
+  add_instantiation_flags(desc, flags);
   po::positional_options_description pos;
   pos.add("slt", 1);
   const auto parsed =
       parse_options(args, desc,
                     "usage: p3s generate app.slt -n N [-o DIR] [--ranks a-b] [--export-ti DIR]\n"
-                    "                    [--carry-nearest] [--partial]\n\n"
+                    "                    [--carry-nearest] [--partial] [--accept-ambiguous]\n"
+                    "                    [--force]\n\n"
                     "Writes DIR/st4np.txt, the trace the application would produce at N\n"
-                    "processes, and checks it is consistent.\n\n",
+                    "processes, and checks it is consistent. Refuses N (exit 1) where a phase\n"
+                    "cannot be instantiated, its peers are undecided, or part of the largest\n"
+                    "training run would be left out, naming what and how much.\n\n",
                     pos);
   if (!parsed) return 0;
   if (nprocs < 1) throw UsageError("-n must be at least 1");
 
+  const fs::path dir =
+      out_dir.empty() ? fs::path(fmt::format("st4np-{}", nprocs)) : fs::path(out_dir);
+  const fs::path file = dir / "st4np.txt";
+  if (fs::exists(file) && !force) {
+    throw UsageError(fmt::format("{} exists; --force replaces it", file.string()));
+  }
+  if (!ti_dir.empty() && fs::exists(ti_dir) && !fs::is_empty(ti_dir) && !force) {
+    throw UsageError(fmt::format("{} is not empty; --force replaces the TI traces in it", ti_dir));
+  }
   const model::Slt slt = model::read_slt(slt_file);
-  const auto trace =
-      instantiate(slt, nprocs, {.carry_nearest = carry, .omit_unavailable = partial}, "generate");
-  if (!trace) return 1;
+  const std::optional<generate::Instantiation> inst =
+      instantiate_for(slt, nprocs, flags.policy(), "generate");
+  if (!inst) return 1;
+  const model::SltScaledTrace& trace = *inst->trace;
 
   const auto [first, last] = ranks.empty() ? std::pair{0, nprocs - 1} : parse_range(ranks, nprocs);
-  ProgressTrace progress(*trace, "generate");
+  ProgressTrace progress(trace, "generate");
   progress.set_step("checking consistency");
   const model::ConsistencyReport report = model::check_consistency(progress);
   if (!report.consistent()) {
@@ -83,10 +94,7 @@ int run_generate(const Args& args) {
     for (const std::string& p : report.problems) fmt::print(stderr, "  {}\n", p);
     return 1;
   }
-  const fs::path dir =
-      out_dir.empty() ? fs::path(fmt::format("st4np-{}", nprocs)) : fs::path(out_dir);
   fs::create_directories(dir);
-  const fs::path file = dir / "st4np.txt";
   {
     progress.set_step("writing " + file.string());
     std::ofstream out(file);
@@ -99,7 +107,7 @@ int run_generate(const Args& args) {
   fmt::print("consistent: every send has its receive, every collective all its members\n");
   if (!ti_dir.empty()) {
     sim::TiExportOptions options;
-    const auto lists = sim::export_ti(*trace, ti_dir, options);
+    const auto lists = sim::export_ti(trace, ti_dir, options);
     fmt::print("SimGrid TI traces written: {}\n", lists.front().string());
   }
   return 0;

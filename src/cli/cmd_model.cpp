@@ -15,6 +15,7 @@
 #include "model/holdout_check.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_json.hpp"
+#include "model/undecided_rules.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -79,6 +80,60 @@ void print_compute(const model::PhaseCompute& c, const std::string& metric) {
   for (const std::string& note : c.notes) fmt::print("  compute note: {}\n", note);
 }
 
+// Undecided rules whose readings differ at no more than this share of the n beyond the largest
+// training run (up to 16 times it) are noted, not refused: a grid family that departs from
+// MPI_Dims_create's at n = 432 alone leaves every other N decided. Generate refuses the N where
+// they differ either way.
+constexpr double kRareDifference = 0.05;
+
+// What the training runs leave undecided, phase by phase: the phases refused (exit 3) and those
+// only noted, each in words.
+struct Undecided {
+  std::string refused;
+  std::string noted;
+};
+
+Undecided undecided_text(const model::Slt& slt) {
+  constexpr std::size_t kListed = 3;
+  Undecided out;
+  const std::int64_t largest = slt.runs.empty() ? 0 : slt.runs.back();
+  for (const model::PhaseModel& phase : slt.phases) {
+    if (phase.undecided.empty()) continue;
+    const std::vector<std::int64_t> ns = model::undecided_ns(phase, largest);
+    if (ns.empty()) continue;
+    std::string text =
+        fmt::format("{} ({}): the training runs leave {} reading(s) of its peers open:\n",
+                    phase.name, phase.calls, phase.undecided.size());
+    for (std::size_t i = 0; i < phase.undecided.size() && i < kListed; ++i) {
+      text +=
+          fmt::format("  {}, from n = {} on\n", model::undecided_text(phase, phase.undecided[i]),
+                      phase.undecided[i].undecided.differs_from);
+    }
+    if (phase.undecided.size() > kListed) {
+      text += fmt::format("  ... and {} more\n", phase.undecided.size() - kListed);
+    }
+    const bool rare =
+        static_cast<double>(ns.size()) <= kRareDifference * static_cast<double>(15 * largest);
+    if (rare) {
+      out.noted +=
+          text + fmt::format(
+                     "  they differ only at n = {} up to {}: generate refuses those N "
+                     "(and keeps every other)\n",
+                     fmt::join(ns.begin(), ns.begin() + std::min<std::size_t>(ns.size(), 8), ", "),
+                     16 * largest);
+      continue;
+    }
+    out.refused += text + (phase.settled_by
+                               ? fmt::format("  a training run at n = {} decides them all: add it "
+                                             "(or give --accept-ambiguous, or a --holdout run "
+                                             "there)\n",
+                                             *phase.settled_by)
+                               : std::string("  a training run on a larger grid decides them: "
+                                             "add one (or give --accept-ambiguous)\n"));
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_model(const Args& args) {
@@ -92,6 +147,7 @@ int run_model(const Args& args) {
   bool allow_partial = false;
   std::string scaling = "unknown";
   bool allow_incomplete = false;
+  bool accept_ambiguous = false;
   desc.add_options()("help,h", "show this help")("runs", po::value(&runs)->multitoken()->required(),
                                                  "run directories at different process counts")(
       "holdout", po::value(&holdout), "a run left out of the fit, to check the model against")(
@@ -104,6 +160,10 @@ int run_model(const Args& args) {
       "the share of every training run's time that exactly modelled phases must explain")(
       "allow-partial", po::bool_switch(&allow_partial),
       "exit 0 even when a training run is covered less than --min-coverage")(
+      "accept-ambiguous", po::bool_switch(&accept_ambiguous),
+      "exit 0 even when the training runs leave some peers undecided (rules that reproduce "
+      "them all but differ at larger n); generate still refuses such an N without its own "
+      "--accept-ambiguous")(
       "allow-incomplete", po::bool_switch(&allow_incomplete),
       "model runs whose ranks did not all finish (aborted, killed) instead of refusing them")(
       "output,o", po::value(&output)->default_value(output), "where to write the SLT")(
@@ -123,7 +183,11 @@ int run_model(const Args& args) {
       "phase's communication pattern, message volumes, weight and compute as functions\n"
       "of n. Writes the SLT as JSON, and prints how much of each training run's time the\n"
       "exactly modelled phases explain; below --min-coverage it names what is missing and\n"
-      "exits with code 3 (the SLT is still written) unless --allow-partial.\n\n"
+      "exits with code 3 (the SLT is still written) unless --allow-partial. Where the\n"
+      "training runs leave a phase's peers undecided (two rules reproduce them all and\n"
+      "differ at larger n), it names the slots, both rules and the n of a training run that\n"
+      "settles it, and exits with code 3 unless a --holdout run settles it or\n"
+      "--accept-ambiguous.\n\n"
       "Measurable points: runs at small n of a smaller workload, placed at the n\n"
       "where the original workload gives each rank the same instructions (with\n"
       "counters) or the same work (without): a run of SIZE w at n_m stands for\n"
@@ -145,28 +209,36 @@ int run_model(const Args& args) {
   for (const std::string& run : runs) request.training.push_back(signature_of(run));
   for (const std::string& run : measurable) request.measurable.push_back(signature_of(run));
   if (!holdout.empty()) request.holdout = signature_of(holdout);
-  const model::BuiltSlt built = build_model(request);
-  const model::Slt& slt = built.slt;
+  model::BuiltSlt built = build_model(request);
+  model::Slt& slt = built.slt;
+  std::optional<model::HoldoutCheck> check;
+  if (built.holdout) check = model::check_holdout(slt, *built.holdout, built.holdout_phase);
+  if (check) model::settle_by_holdout(built, *check);
   for (std::size_t k = 0; k < slt.phases.size(); ++k) {
     print_phase(slt.phases[k]);
     print_compute(slt.compute.phases[k], slt.compute.metric);
   }
   for (const std::string& note : slt.notes) fmt::print("note: {}\n", note);
-  if (request.holdout) {
-    const model::LogicalRun check = model::logical_phases(*request.holdout);
-    fmt::print("{}", model::check_holdout(slt, check, built.holdout_phase).text());
-  }
+  if (check) fmt::print("{}", check->text());
   fmt::print("{}", coverage_text(slt, minimum));
   model::write_slt(output, slt);
   fmt::print("SLT written to {}\n", output);
+  int exit = 0;
   if (slt.least_coverage() < minimum) {
     fmt::print(stderr,
                "p3s model: {} the SLT explains only {:.1f} % of a training run (--min-coverage "
                "{:.0f} %): predictions from it leave out the phases listed above\n",
                allow_partial ? "warning:" : "error:", 100 * slt.least_coverage(), 100 * minimum);
-    if (!allow_partial) return kPartialExit;
+    if (!allow_partial) exit = kPartialExit;
   }
-  return 0;
+  const Undecided undecided = undecided_text(slt);
+  if (!undecided.noted.empty()) fmt::print(stderr, "p3s model: note: {}", undecided.noted);
+  if (!undecided.refused.empty()) {
+    fmt::print(stderr, "p3s model: {} {}",
+               accept_ambiguous ? "warning:" : "error:", undecided.refused);
+    if (!accept_ambiguous) exit = kPartialExit;
+  }
+  return exit;
 }
 
 }  // namespace p3s::cli

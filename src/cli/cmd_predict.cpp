@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
@@ -45,7 +46,8 @@ int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
   double threshold = 0.01, efficiency = 0.5, tolerance = 0.10, interval_level = 0.9;
-  bool carry = false, force = false, allow_incomplete = false;
+  bool force = false, allow_incomplete = false;
+  InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")(
@@ -57,8 +59,6 @@ int run_predict(const Args& args) {
       "runs of a smaller workload: measurable points for the compute model")(
       "threshold", po::value(&threshold)->default_value(threshold),
       "relevance threshold of a phase (share of a rank's run)")(
-      "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled")(
       "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
       "allow-incomplete", po::bool_switch(&allow_incomplete),
       "use runs whose ranks did not all finish (aborted, killed) instead of refusing them")(
@@ -81,11 +81,13 @@ int run_predict(const Args& args) {
       "two-sided level of each fit's predictive band, in (0, 1): 0.9 puts 5 % of a fit's "
       "predictive distribution beyond each end (the PET interval's own coverage is measured, "
       "README)");
+  add_instantiation_flags(desc, instantiation);
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s predict --runs RUN... --targets N1,N2,... --platform P.xml -o REPORT/\n"
       "                   [--measurable RUN...] [--replay-launcher \"mpirun -np R\"]\n"
+      "                   [--partial] [--accept-ambiguous] [--carry-nearest]\n"
       "                   [simulation options]\n\n"
       "Runs signature, model, generate and simulate for every target N and every traced n,\n"
       "and writes REPORT/prediction.txt (the table, also printed), prediction.csv,\n"
@@ -103,7 +105,7 @@ int run_predict(const Args& args) {
   if (interval != "fits" && interval != "none") {
     throw UsageError(fmt::format("--interval '{}' is neither fits nor none", interval));
   }
-  if (carry && interval == "fits") {
+  if (instantiation.carry_nearest && interval == "fits") {
     if (!(*parsed)["interval"].defaulted()) {
       throw UsageError(
           "--interval fits contradicts --carry-nearest: a carried phase has no fits, so its "
@@ -130,7 +132,7 @@ int run_predict(const Args& args) {
     request.model.scaling = model::work_scaling_from_name(scaling);
   }
   request.model.allow_incomplete = allow_incomplete;
-  request.carry_nearest = carry;
+  request.policy = instantiation.policy();
   request.interval = interval == "fits";
   request.interval_level = interval_level;
   request.replay_launcher = replay_launcher;

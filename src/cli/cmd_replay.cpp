@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/replay_launch.hpp"
 #include "cli/simulation_table.hpp"
@@ -18,7 +19,8 @@ int run_replay(const Args& args) {
   std::string slt, launcher, output, compute = "spin", mapping = "block", phases = "all";
   int nprocs = 0, measurable = 0, repetitions = 3;
   std::int64_t ranks_per_node = 1;
-  bool force = false, carry = false, partial = false, no_noise = false;
+  bool force = false, no_noise = false;
+  InstantiationFlags instantiation;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt)->required(),
                                                  "the model (app.slt)")(
@@ -35,18 +37,16 @@ int run_replay(const Args& args) {
       "phases", po::value(&phases)->default_value("all"), "phases to replay: all, or 0,2")(
       "repetitions", po::value(&repetitions)->default_value(3), "measured repetitions per step")(
       "compute", po::value(&compute)->default_value("spin"), "spin, sleep or none")(
-      "no-noise", po::bool_switch(&no_noise), "no black-hole noise pairs")(
-      "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled")(
-      "partial", po::bool_switch(&partial),
-      "leave out the phases that cannot be instantiated at N");
+      "no-noise", po::bool_switch(&no_noise), "no black-hole noise pairs");
+  add_instantiation_flags(desc, instantiation);
   po::positional_options_description pos;
   pos.add("slt", 1);
   const auto parsed = parse_options(
       args, desc,
       "usage: p3s replay app.slt -n N --launcher \"mpirun -np R [...]\" [-o replay-N.json]\n"
       "                  [--ranks-per-node K] [--mapping block|cyclic] [--measurable M]\n"
-      "                  [--phases all|1,3] [--repetitions 3] [--compute spin|sleep|none]\n\n"
+      "                  [--phases all|1,3] [--repetitions 3] [--compute spin|sleep|none]\n"
+      "                  [--partial] [--accept-ambiguous] [--carry-nearest]\n\n"
       "Replays the model at N ranks on the R processes the launcher starts (the Synthetic\n"
       "Signature, replay_mpi/): measurable processes play ranges of ranks in steps, black\n"
       "holes answer for the ranks a step did not load. PhaseET is the slowest rank's time per\n"
@@ -67,8 +67,10 @@ int run_replay(const Args& args) {
                   "--compute",        compute,
                   "--measurable",     std::to_string(measurable)};
   for (const auto& [set, flag] :
-       {std::pair{force, "--force"}, std::pair{carry, "--carry-nearest"},
-        std::pair{partial, "--partial"}, std::pair{no_noise, "--no-noise"}})
+       {std::pair{force, "--force"}, std::pair{instantiation.carry_nearest, "--carry-nearest"},
+        std::pair{instantiation.partial, "--partial"},
+        std::pair{instantiation.accept_ambiguous, "--accept-ambiguous"},
+        std::pair{no_noise, "--no-noise"}})
     if (set) launch.extra.push_back(flag);
 
   fmt::print("replaying {} at N = {} with: {}\n", slt, nprocs, launcher);

@@ -5,7 +5,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/model_inputs.hpp"
+#include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
@@ -20,19 +20,14 @@ int run_simulate(const Args& args) {
   namespace po = boost::program_options;
   std::string slt_file, json_file;
   int nprocs = 0;
-  bool carry = false;
-  bool partial = false;
+  InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
                                                  "the model (app.slt)")(
       "nprocs,n", po::value(&nprocs)->required(), "process count N")(
-      "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here")(
-      "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled")(
-      "partial", po::bool_switch(&partial),
-      "leave out the phases that cannot be instantiated at N (named, with their share of the "
-      "largest training run) instead of refusing N");
+      "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here");
+  add_instantiation_flags(desc, instantiation);
   add_simulation_flags(desc, flags);
   po::positional_options_description pos;
   pos.add("slt", 1);
@@ -40,7 +35,8 @@ int run_simulate(const Args& args) {
       args, desc,
       "usage: p3s simulate app.slt -n N --platform P.xml [--ranks-per-host k]\n"
       "                    [--mapping block|cyclic] [--cfg smpi/KEY:VALUE]... [--cpu-speedup X]\n"
-      "                    [--full] [--repetitions M] [--json FILE] [--partial]\n\n"
+      "                    [--full] [--repetitions M] [--json FILE] [--partial]\n"
+      "                    [--carry-nearest] [--accept-ambiguous]\n\n"
       "Replays the model at N processes in SimGrid's SMPI. By default each relevant phase is\n"
       "simulated on its own (a warm-up, then M measured repetitions): PhaseET is the slowest\n"
       "rank's time per repetition and PET = sum of PhaseET x weight. --full simulates every\n"
@@ -52,9 +48,10 @@ int run_simulate(const Args& args) {
   sim::SimOptions options = simulation_options(flags);
 
   const model::Slt slt = model::read_slt(slt_file);
-  const auto trace =
-      instantiate(slt, nprocs, {.carry_nearest = carry, .omit_unavailable = partial}, "simulate");
-  if (!trace) return 1;
+  const std::optional<generate::Instantiation> inst =
+      instantiate_for(slt, nprocs, instantiation.policy(), "simulate");
+  if (!inst) return 1;
+  const auto& trace = inst->trace;
 
   fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}\n", slt_file, nprocs,
              options.platform.string(), options.ranks_per_host, sim::mapping_name(options.mapping),

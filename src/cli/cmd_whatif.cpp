@@ -13,6 +13,7 @@
 
 #include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
+#include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/platform_variants.hpp"
 #include "cli/process_counts.hpp"
@@ -122,7 +123,8 @@ int run_whatif(const Args& args) {
       topology_text;
   std::vector<std::string> platforms;
   double efficiency = 0.5;
-  bool carry = false, force = false;
+  bool force = false;
+  InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
@@ -141,9 +143,8 @@ int run_whatif(const Args& args) {
       "output,o", po::value(&out_dir)->required(), "report directory")(
       "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
       "efficiency", po::value(&efficiency)->default_value(efficiency),
-      "strong scaling: name the largest N whose parallel efficiency stays at least this")(
-      "carry-nearest", po::bool_switch(&carry),
-      "carry the largest run's pattern for phases that are not modelled");
+      "strong scaling: name the largest N whose parallel efficiency stays at least this");
+  add_instantiation_flags(desc, instantiation);
   add_engine_flags(desc, flags);
   po::positional_options_description pos;
   pos.add("slt", 1);
@@ -151,7 +152,8 @@ int run_whatif(const Args& args) {
       args, desc,
       "usage: p3s whatif app.slt -n N1,N2,... --platform A.xml [--platform B.xml ...]\n"
       "                  [--cpu-speedup 1,2] [--bandwidth x2] [--latency /2]\n"
-      "                  [--topology fat-tree,torus,dragonfly] -o REPORT/ [simulation options]\n\n"
+      "                  [--topology fat-tree,torus,dragonfly] -o REPORT/ [simulation options]\n"
+      "                  [--partial] [--accept-ambiguous] [--carry-nearest]\n\n"
       "Simulates the model at every N on every combination of the platforms and the changes\n"
       "asked; each change starts from the platform as given, so the first variant (v1) is the\n"
       "first platform unchanged. --bandwidth, --latency and --topology rewrite a platform\n"
@@ -202,13 +204,9 @@ int run_whatif(const Args& args) {
   for (const std::int64_t n : prediction.ns) {
     const std::string at = fmt::format("[N = {}]", n);
     const auto trace =
-        checked_trace(slt, n, carry, prediction.warnings,
+        checked_trace(slt, n, instantiation.policy(), prediction.warnings,
                       [&](const std::string& what) { progress(fmt::format("{} {}", at, what)); });
     if (!trace) continue;
-    for (const model::OmittedPhase& o : trace->omitted()) {
-      prediction.warnings.push_back(
-          fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
-    }
     for (std::size_t v = 0; v < prediction.variants.size(); ++v) {
       predict_variant(run, *trace, n, v, prediction);
     }

@@ -3,11 +3,13 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "model/logical_phases.hpp"
+#include "model/model_runs.hpp"
 #include "model/slt_builder.hpp"
 #include "signature/run_analysis.hpp"
 
@@ -41,9 +43,68 @@ std::optional<std::string> incompleteness(const signature::Signature& sig) {
                      sig.run.exit_code);
 }
 
+// A command word with every run of digits as '#': what stays when only numbers change (the
+// process count, a process grid given as arguments, a log file named after its run).
+std::string word_shape(const std::string& word) {
+  std::string shape;
+  for (char c : word) {
+    const bool digit = c >= '0' && c <= '9';
+    if (!digit) {
+      shape += c;
+    } else if (shape.empty() || shape.back() != '#') {
+      shape += '#';
+    }
+  }
+  return shape;
+}
+
+// Whether two traced runs ran one program: their commands word for word the same but for
+// numbers. Runs imported from SimGrid name only their trace.
+bool same_program(const signature::Signature& a, const signature::Signature& b) {
+  if (a.run.source != "p3s-trace" || b.run.source != "p3s-trace") return true;
+  const std::vector<std::string>& x = a.run.command;
+  const std::vector<std::string>& y = b.run.command;
+  return std::equal(
+      x.begin(), x.end(), y.begin(), y.end(),
+      [](const std::string& u, const std::string& v) { return word_shape(u) == word_shape(v); });
+}
+
+// Runs that are not one program cannot be one model: the same run directory given twice, or
+// training and hold-out runs of different commands (another executable, another input file,
+// other options; numbers may differ). Measurable runs are only checked for the directory.
+void check_runs_belong_together(const ModelRequest& request) {
+  std::vector<const signature::Signature*> all;
+  for (const signature::Signature& sig : request.training) all.push_back(&sig);
+  if (request.holdout) all.push_back(&*request.holdout);
+  const std::size_t compared = all.size();
+  for (const signature::Signature& sig : request.measurable) all.push_back(&sig);
+  std::vector<std::filesystem::path> seen;
+  for (const signature::Signature* sig : all) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::weakly_canonical(sig->run_dir, ec);
+    if (ec) dir = sig->run_dir;
+    if (std::find(seen.begin(), seen.end(), dir) != seen.end()) {
+      throw UsageError(fmt::format("{} is given twice: each run counts once", sig->run_dir));
+    }
+    seen.push_back(dir);
+  }
+  for (std::size_t i = 1; i < compared; ++i) {
+    const signature::Signature* first = all.front();
+    if (!same_program(*first, *all[i])) {
+      throw UsageError(fmt::format(
+          "the runs are not one program: {} ran `{}`, {} ran `{}` (their commands may differ in "
+          "numbers only: the process count, a grid, a size; runs of a smaller workload go after "
+          "--measurable)",
+          first->run_dir, fmt::join(first->run.command, " "), all[i]->run_dir,
+          fmt::join(all[i]->run.command, " ")));
+    }
+  }
+}
+
 }  // namespace
 
 model::BuiltSlt build_model(const ModelRequest& request) {
+  check_runs_belong_together(request);
   std::vector<const signature::Signature*> all;
   for (const signature::Signature& sig : request.training) all.push_back(&sig);
   for (const signature::Signature& sig : request.measurable) all.push_back(&sig);
@@ -58,14 +119,12 @@ model::BuiltSlt build_model(const ModelRequest& request) {
     }
     fmt::print(stderr, "WARNING: {}: modelled anyway (--allow-incomplete)\n", *why);
   }
+  model::RunsForModel runs =
+      model::runs_for_model(request.training, request.measurable, request.holdout);
   model::SltInputs inputs;
-  for (const signature::Signature& sig : request.training) {
-    inputs.runs.push_back(model::logical_phases(sig));
-  }
-  for (const signature::Signature& sig : request.measurable) {
-    inputs.measurable.push_back(model::logical_phases(sig));
-  }
-  if (request.holdout) inputs.holdout = model::logical_phases(*request.holdout);
+  inputs.runs = std::move(runs.training);
+  inputs.measurable = std::move(runs.measurable);
+  inputs.holdout = std::move(runs.holdout);
   inputs.threshold = request.threshold;
   inputs.scaling = request.scaling;
   model::BuiltSlt built;
@@ -74,6 +133,7 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  built.slt.notes.insert(built.slt.notes.end(), runs.notes.begin(), runs.notes.end());
   if (!request.training.empty()) {
     for (const std::string& word : request.training.front().run.command) {
       built.slt.application += (built.slt.application.empty() ? "" : " ") + word;
@@ -95,39 +155,6 @@ std::string coverage_text(const model::Slt& slt, double minimum) {
     }
   }
   return out;
-}
-
-std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,
-                                                   const model::InstantiateOptions& options,
-                                                   std::string_view command) {
-  std::unique_ptr<model::SltScaledTrace> trace;
-  try {
-    trace = std::make_unique<model::SltScaledTrace>(slt, nprocs, options);
-  } catch (const std::domain_error& e) {
-    fmt::print(stderr, "p3s {}: refused: {} (--partial leaves out what cannot be instantiated)\n",
-               command, e.what());
-    return nullptr;
-  }
-  for (const std::string& w : trace->warnings()) fmt::print(stderr, "WARNING: {}\n", w);
-  double left_out = 0;
-  for (const model::OmittedPhase& o : trace->omitted()) {
-    double share = 0;
-    for (const model::PhaseModel& p : slt.phases) {
-      if (p.name == o.name && !p.runs_n.empty() && p.runs_n.back() == slt.runs.back()) {
-        share = p.shares.back();
-      }
-    }
-    left_out += share;
-    fmt::print(stderr, "WARNING: LEFT OUT {} ({:.1f} % of the largest training run): {}\n", o.name,
-               100 * share, o.reason);
-  }
-  if (!trace->omitted().empty()) {
-    fmt::print(stderr,
-               "WARNING: the ST4NP at N = {} leaves out {} phase(s), {:.1f} % of the largest "
-               "training run's time\n",
-               nprocs, trace->omitted().size(), 100 * left_out);
-  }
-  return trace;
 }
 
 }  // namespace p3s::cli

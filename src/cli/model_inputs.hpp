@@ -9,7 +9,6 @@
 
 #include "model/slt.hpp"
 #include "model/slt_builder.hpp"
-#include "model/slt_scaled_trace.hpp"
 #include "signature/signature.hpp"
 
 namespace p3s::cli {
@@ -39,13 +38,5 @@ model::BuiltSlt build_model(const ModelRequest& request);
 
 // The coverage of every training run, and the phases that keep it below `minimum`, in words.
 std::string coverage_text(const model::Slt& slt, double minimum);
-
-// The SLT at N processes; prints the warnings of what was carried, and what was left out
-// (options.omit_unavailable) with its share of the largest training run. When N is refused (a
-// phase not modelled without --carry-nearest or --partial, an N the rules do not define),
-// prints why as `p3s COMMAND: refused: ...` and returns nothing.
-std::unique_ptr<model::SltScaledTrace> instantiate(const model::Slt& slt, int nprocs,
-                                                   const model::InstantiateOptions& options,
-                                                   std::string_view command);
 
 }  // namespace p3s::cli

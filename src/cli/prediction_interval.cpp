@@ -16,7 +16,8 @@ namespace {
 // The PET with every fit at `bound` at N, simulated as the prediction was; nothing, with why in
 // `warnings`, when it cannot be.
 std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
-                                   double level, bool carry_nearest, const sim::SimOptions& options,
+                                   double level, const generate::Policy& policy,
+                                   const sim::SimOptions& options,
                                    const std::vector<std::string>& phases,
                                    std::vector<std::string>& warnings) {
   const char* name = bound == model::FitBound::Low ? "low" : "high";
@@ -31,7 +32,7 @@ std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound,
     return std::nullopt;
   }
   std::vector<std::string> why;
-  const auto trace = checked_trace(at_bound, n, carry_nearest, why, [](const std::string&) {});
+  const auto trace = checked_trace(at_bound, n, policy, why, [](const std::string&) {});
   std::vector<std::string> names;
   if (trace) {
     for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
@@ -59,15 +60,15 @@ std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound,
 }  // namespace
 
 std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
-                                                   double level, bool carry_nearest,
+                                                   double level, const generate::Policy& policy,
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
   const std::optional<double> low =
-      pet_at_bound(slt, model::FitBound::Low, n, level, carry_nearest, options, phases, warnings);
+      pet_at_bound(slt, model::FitBound::Low, n, level, policy, options, phases, warnings);
   if (!low) return std::nullopt;
   const std::optional<double> high =
-      pet_at_bound(slt, model::FitBound::High, n, level, carry_nearest, options, phases, warnings);
+      pet_at_bound(slt, model::FitBound::High, n, level, policy, options, phases, warnings);
   if (!high) return std::nullopt;
   return report::Interval{*low, *high};
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "generate/instantiation.hpp"
 #include "model/slt.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "report/scaling_prediction.hpp"
@@ -22,7 +23,7 @@ namespace p3s::cli {
 // interval over other phases would not bracket the PET. The nominal PET is not forced inside:
 // a bound below it would be a finding, not something to hide.
 std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
-                                                   double level, bool carry_nearest,
+                                                   double level, const generate::Policy& policy,
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);

@@ -83,7 +83,9 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
                       static_cast<int>(point.n),
                       request.dir / fmt::format("replay-{}.json", point.n),
                       {"--partial", "--force"}};
-  if (request.carry_nearest) launch.extra.push_back("--carry-nearest");
+  if (request.policy.carry_nearest) launch.extra.push_back("--carry-nearest");
+  if (request.policy.partial) launch.extra.push_back("--partial");
+  if (request.policy.accept_undecided) launch.extra.push_back("--accept-ambiguous");
   try {
     const replay::ReplayResult replayed = launch_replay(launch);
     point.replay_pet_seconds = replayed.pet;
@@ -149,7 +151,7 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
     ++step;
     const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
     const std::unique_ptr<model::SltScaledTrace> trace = checked_trace(
-        slt, n, request.carry_nearest, prediction.warnings,
+        slt, n, request.policy, prediction.warnings,
         [&](const std::string& what) { request.progress(fmt::format("{} {}", where, what)); });
     if (!trace) continue;
     options.progress = [&](std::string_view what) {
@@ -174,8 +176,6 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
     point.covered = covered_share(slt, *trace, n);
     for (const model::OmittedPhase& o : trace->omitted()) {
       point.omitted.push_back(fmt::format("{}: {}", o.name, o.reason));
-      prediction.warnings.push_back(
-          fmt::format("N = {}: {} LEFT OUT of the prediction: {}", n, o.name, o.reason));
     }
     request.progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where,
                                  result.pet, result.cost.events, result.cost.wall_seconds));
@@ -183,7 +183,7 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
       request.progress(fmt::format("{} simulating the model's low and high bounds", where));
       std::vector<std::string> names;
       for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
-      point.pet_interval = simulated_interval(slt, n, request.interval_level, request.carry_nearest,
+      point.pet_interval = simulated_interval(slt, n, request.interval_level, request.policy,
                                               options, names, prediction.warnings);
       if (point.pet_interval) {
         request.progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/model_inputs.hpp"
+#include "generate/instantiation.hpp"
 #include "report/scaling_prediction.hpp"
 #include "sim/sim_options.hpp"
 
@@ -22,7 +23,7 @@ struct PredictionRequest {
   std::vector<std::int64_t> targets;    // N to predict (the traced n are predicted too)
   ModelRequest model;  // threshold, scaling, allow_incomplete; the signatures are filled in
   bool weak_scaling = false;
-  bool carry_nearest = false;
+  generate::Policy policy;      // how the SLT is instantiated at each N
   bool interval = true;         // bound every PET with the model's fits at the ends of their bands
   double interval_level = 0.9;  // the two-sided level of every fit's band
   std::string replay_launcher;  // non-empty: replay every N with it and cross-check

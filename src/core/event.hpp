@@ -59,6 +59,16 @@ struct Communicator {
   bool operator==(const Communicator&) const = default;
 };
 
+// A call of MPI_Dims_create: the process count, the extents given (0: MPI's to choose) and
+// those it returned. No event (it communicates nothing), but it says how the application lays
+// out its grid, which the model then need not guess.
+struct DimsCreate {
+  std::int32_t nnodes = 0;
+  std::vector<std::int32_t> given;
+  std::vector<std::int32_t> dims;
+  bool operator==(const DimsCreate&) const = default;
+};
+
 enum class TraceEnd : std::uint8_t { Complete, Aborted, Signalled, Truncated };
 
 // Everything one rank's trace file says.
@@ -73,6 +83,7 @@ struct RankTrace {
       0;  // intervals shorter than this were taken as all CPU (see FORMATS.md)
   std::int64_t start_unix_ns = 0;
   std::vector<Communicator> comms;
+  std::vector<DimsCreate> dims_created;
   std::vector<Event> events;
   TraceEnd end = TraceEnd::Complete;
   int end_signal = 0;

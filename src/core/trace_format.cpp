@@ -145,10 +145,10 @@ class Parser {
   void parse_header() {
     std::string_view line;
     if (!next_line(line)) fail("empty file, not a p3s trace");
-    if (line != kTraceMagic) {
+    if (line != kTraceMagic && line != kTraceMagicV1) {
       if (line.substr(0, 10) == "p3s-trace ")
         fail("unsupported trace version '" + std::string(line.substr(10)) +
-             "' (this p3s reads version 1)");
+             "' (this p3s reads versions 1 and 2)");
       fail("not a p3s trace (first line must be '" + std::string(kTraceMagic) + "')");
     }
     trace_.rank = to_int32(header_value("rank"), "rank");
@@ -203,6 +203,29 @@ class Parser {
       fail("communicator " + std::to_string(comm.id) + " defined twice");
     comm_index_[comm.id] = trace_.comms.size();
     trace_.comms.push_back(std::move(comm));
+  }
+
+  void parse_dims_create(std::string_view rest) {
+    constexpr std::int64_t kMaxDims = 16;
+    std::string_view f[2 + 2 * kMaxDims + 1];
+    const std::size_t count = split(rest, f, std::size(f));
+    if (count < 2) fail("dims_create line needs: nnodes ndims given... dims...");
+    DimsCreate d;
+    d.nnodes = static_cast<std::int32_t>(to_int_in(f[0], "nnodes", 1, INT32_MAX));
+    const std::int64_t ndims = to_int_in(f[1], "ndims", 1, kMaxDims);
+    if (count != static_cast<std::size_t>(2 + 2 * ndims))
+      fail("dims_create line needs ndims given and ndims chosen extents");
+    std::int64_t product = 1;
+    for (std::int64_t k = 0; k < ndims; ++k) {
+      d.given.push_back(
+          static_cast<std::int32_t>(to_int_in(f[2 + k], "given extent", 0, d.nnodes)));
+      d.dims.push_back(
+          static_cast<std::int32_t>(to_int_in(f[2 + ndims + k], "extent", 1, d.nnodes)));
+      product *= d.dims.back();
+      if (product > d.nnodes) break;
+    }
+    if (product != d.nnodes) fail("dims_create: the extents do not multiply to nnodes");
+    trace_.dims_created.push_back(std::move(d));
   }
 
   void parse_request(std::string_view rest) {
@@ -336,6 +359,8 @@ class Parser {
         parse_request(line.substr(2));
       } else if (line.starts_with("comm ")) {
         parse_comm(line.substr(5));
+      } else if (line.starts_with("dims_create ")) {
+        parse_dims_create(line.substr(12));
       } else if (line.starts_with("end ")) {
         parse_end(line.substr(4));
         ended = true;
@@ -431,6 +456,15 @@ void append_comm(std::string& out, const Communicator& comm) {
   out.push_back('\n');
 }
 
+void append_dims_create(std::string& out, const DimsCreate& d) {
+  out.append("dims_create ");
+  append_int(out, d.nnodes);
+  append_field(out, static_cast<std::int64_t>(d.dims.size()));
+  for (std::int32_t g : d.given) append_field(out, g);
+  for (std::int32_t e : d.dims) append_field(out, e);
+  out.push_back('\n');
+}
+
 void append_event(std::string& out, const Event& e, int counter_count) {
   LineFields fields;
   for (std::int64_t v : {e.t_start, e.t_end, e.burst_cpu}) fields.add(v);
@@ -471,6 +505,7 @@ std::string rank_trace_text(const RankTrace& t) {
   append_header(out, {t.rank, t.nprocs, t.host, t.counter_names, t.wall_clock, t.cpu_clock,
                       t.cpu_min_ns, t.start_unix_ns});
   for (const Communicator& c : t.comms) append_comm(out, c);
+  for (const DimsCreate& d : t.dims_created) append_dims_create(out, d);
   const int counters = static_cast<int>(t.counter_names.size());
   for (const Event& e : t.events) {
     append_event(out, e, counters);

@@ -10,7 +10,9 @@
 
 namespace p3s::core {
 
-inline constexpr std::string_view kTraceMagic = "p3s-trace 1";
+// Version 2 added the dims_create line; version 1 files (without it) are read as well.
+inline constexpr std::string_view kTraceMagic = "p3s-trace 2";
+inline constexpr std::string_view kTraceMagicV1 = "p3s-trace 1";
 
 // File name of a rank's trace inside a run directory: rank-00012.p3st
 std::string rank_trace_file_name(int rank);
@@ -33,6 +35,7 @@ struct TraceHeader {
 
 void append_header(std::string& out, const TraceHeader& header);
 void append_comm(std::string& out, const Communicator& comm);
+void append_dims_create(std::string& out, const DimsCreate& dims);
 // One event line; its request records follow through append_request.
 void append_event(std::string& out, const Event& event, int counter_count);
 void append_request(std::string& out, const RequestRecord& request);

@@ -157,8 +157,8 @@ std::optional<CommunicatorRule> infer_communicator_rule(std::span<const Communic
       (size->terms.empty() ? candidates : with_n).push_back(rule);
     }
   }
-  for (GridShape shape :
-       {GridShape::Square, GridShape::Balanced2D, GridShape::Cube, GridShape::Balanced3D}) {
+  for (GridShape shape : {GridShape::Square, GridShape::Balanced2D, GridShape::Compact2D,
+                          GridShape::Cube, GridShape::Balanced3D, GridShape::Compact3D}) {
     const int dims = grid_dimensions(shape);
     for (GridOrder order : {GridOrder::RowMajor, GridOrder::ColumnMajor}) {
       for (unsigned mask = 1; mask + 1 < (1U << dims); ++mask) {

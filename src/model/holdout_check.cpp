@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "model/phase_alignment.hpp"
 #include "model/slt_scaled_trace.hpp"
+#include "model/undecided_rules.hpp"
 
 namespace p3s::model {
 namespace {
@@ -48,6 +50,19 @@ std::string first_difference(const std::vector<Call>& run, const std::vector<Cal
   return "";
 }
 
+// Bytes rank r sends to each peer, summed.
+using SentBytes = std::map<std::int64_t, double>;
+
+// The bytes of `model` that go to a peer `run` sent less to.
+double misrouted(const SentBytes& run, const SentBytes& model) {
+  double wrong = 0;
+  for (const auto& [peer, bytes] : model) {
+    const auto it = run.find(peer);
+    wrong += std::max(0.0, bytes - (it == run.end() ? 0.0 : it->second));
+  }
+  return wrong;
+}
+
 bool same_calls_in_any_order(std::vector<Call> run, std::vector<Call> model) {
   std::sort(run.begin(), run.end());
   std::sort(model.begin(), model.end());
@@ -60,8 +75,11 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
   double predicted_cpu = 0, actual_cpu = 0;
   double predicted_slowest = 0, actual_slowest = 0;
   // The first rank whose calls differ as a set, and the first whose calls differ only in
-  // order: a wrong peer anywhere makes the pattern wrong, whatever came before it.
-  std::optional<std::pair<std::int64_t, std::string>> wrong, reordered;
+  // order: a wrong peer anywhere makes the pattern wrong, whatever came before it. Where
+  // bytes go to wrong ranks, the rank that misroutes the most is named instead.
+  std::optional<std::pair<std::int64_t, std::string>> wrong, reordered, worst_rank;
+  double misrouted_bytes = 0, model_sent = 0, worst = 0;
+  SentBytes model_to, run_to;
   std::vector<core::Event> events;
   std::vector<Call> model_calls, run_calls;
   for (std::int64_t r = 0; r < n; ++r) {
@@ -75,18 +93,35 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
     actual_slowest = std::max(actual_slowest, rank.cpu_ns);
     model_calls.clear();
     run_calls.clear();
+    model_to.clear();
+    run_to.clear();
     for (const core::Event& e : events) {
       predicted_bytes += static_cast<double>(e.bytes + e.rbytes);
       model_calls.emplace_back(e.op, e.dst, e.src);
+      if (e.dst >= 0 && core::is_point_to_point(e.op)) {
+        model_to[e.dst] += static_cast<double>(e.bytes);
+        model_sent += static_cast<double>(e.bytes);
+      }
     }
     for (const auto& t : rank.events) {
       actual_bytes += static_cast<double>(t.bytes + t.rbytes);
       run_calls.emplace_back(t.op, absolute_peer(t.dst, r, n), absolute_peer(t.src, r, n));
+      if (t.dst >= 0 && core::is_point_to_point(t.op)) {
+        run_to[absolute_peer(t.dst, r, n)] += static_cast<double>(t.bytes);
+      }
+    }
+    const double rank_misrouted = misrouted(run_to, model_to);
+    misrouted_bytes += rank_misrouted;
+    if (rank_misrouted > worst) {
+      worst = rank_misrouted;
+      worst_rank = {r, fmt::format("{} (it sends {:.0f} B to ranks the run did not send them to)",
+                                   first_difference(run_calls, model_calls), rank_misrouted)};
     }
     if (wrong || run_calls == model_calls) continue;
     auto& first = same_calls_in_any_order(run_calls, model_calls) ? reordered : wrong;
     if (!first) first = {r, first_difference(run_calls, model_calls)};
   }
+  if (wrong && worst_rank) wrong = worst_rank;
   out.exact = !wrong && !reordered;
   out.reordered = !wrong && reordered;
   if (wrong) {
@@ -100,6 +135,7 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
     out.pattern = "exact";
   }
   out.volume_pct = error_pct(predicted_bytes, actual_bytes);
+  out.misrouted_pct = model_sent > 0 ? 100 * misrouted_bytes / model_sent : 0.0;
   out.weight_pct =
       error_pct(trace.phases().front().weight, static_cast<double>(actual.common_weight()));
   out.compute_pct = error_pct(predicted_cpu, actual_cpu);
@@ -108,6 +144,25 @@ void compare(const SltScaledTrace& trace, const LogicalPhase& actual, std::int64
 
 std::string percent_or_dash(const std::optional<double>& v) {
   return v ? fmt::format("{:.2f}", *v) : std::string("-");
+}
+
+// Phase k with every undecided slot given its alternative rule.
+PhaseModel with_alternatives(const PhaseModel& phase) {
+  PhaseModel other = phase;
+  for (const UndecidedRule& u : phase.undecided) {
+    std::optional<SlotSequenceModel>& rules = u.side == "destination" ? other.dst_rules
+                                              : u.side == "source"    ? other.src_rules
+                                                                      : other.root_rules;
+    rules->rules.at(static_cast<std::size_t>(u.undecided.slot)) = u.undecided.alternative;
+  }
+  return other;
+}
+
+std::string row(const HoldoutPhase& p) {
+  return fmt::format("  {:<10} {:>6.1f}% {:<18} {:>9} {:>9}% {:>9} {:>9} {:>9}\n", p.name,
+                     100 * p.share, p.pattern, percent_or_dash(p.volume_pct),
+                     percent_or_dash(p.misrouted_pct), percent_or_dash(p.weight_pct),
+                     percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
 }
 
 }  // namespace
@@ -135,7 +190,9 @@ HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
     }
     try {
       const Slt one = only_phase(slt, k);  // the trace refers to it
-      const SltScaledTrace trace(one, static_cast<int>(holdout.n));
+      // The rules the model chose, undecided or not: the run says whether they hold.
+      const SltScaledTrace trace(one, static_cast<int>(holdout.n),
+                                 InstantiateOptions{.accept_undecided = true});
       compare(trace, actual, holdout.n, phase);
     } catch (const std::domain_error& e) {
       phase.pattern = fmt::format("cannot instantiate: {}", e.what());
@@ -145,16 +202,38 @@ HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
   return check;
 }
 
+// Phases whose undecided rules the hold-out run settles: at an n where the readings differ,
+// the chosen rules give the run's calls exactly, or the alternatives do (then they are taken).
+// Their undecided slots are cleared, with a note.
+void settle_by_holdout(BuiltSlt& built, HoldoutCheck& check) {
+  Slt& slt = built.slt;
+  for (std::size_t k = 0; k < slt.phases.size() && k < check.phases.size(); ++k) {
+    PhaseModel& phase = slt.phases[k];
+    if (phase.undecided.empty() || undecided_at(phase, check.n) == nullptr) continue;
+    if (!check.phases[k].exact) {
+      Slt other = slt;
+      other.phases[k] = with_alternatives(phase);
+      const HoldoutCheck again = check_holdout(other, *built.holdout, built.holdout_phase);
+      if (!again.phases[k].exact) continue;
+      phase = other.phases[k];
+      check.phases[k] = again.phases[k];
+    }
+    slt.notes.push_back(fmt::format(
+        "{}: the hold-out run at n = {} settles the peers the training runs left undecided",
+        phase.name, check.n));
+    phase.undecided.clear();
+    phase.notes.clear();
+    phase.settled_by.reset();
+  }
+}
+
 std::string HoldoutCheck::text() const {
   std::string out = fmt::format("hold-out check at n = {}\n", n);
-  out += fmt::format("  {:<10} {:>7} {:<18} {:>9} {:>9} {:>9} {:>9}\n", "phase", "share", "pattern",
-                     "volume %", "weight %", "compute %", "slowest %");
+  out += fmt::format("  {:<10} {:>7} {:<18} {:>9} {:>10} {:>9} {:>9} {:>9}\n", "phase", "share",
+                     "pattern", "volume %", "misrouted", "weight %", "compute %", "slowest %");
   for (const HoldoutPhase& p : phases) {
     if (!p.difference.empty()) {
-      out +=
-          fmt::format("  {:<10} {:>6.1f}% {:<18} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
-                      p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
-                      percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
+      out += row(p);
       out += fmt::format("  {:<10}         first difference: {}\n", "", p.difference);
       continue;
     }
@@ -162,9 +241,7 @@ std::string HoldoutCheck::text() const {
       out += fmt::format("  {:<10} {:>6.1f}% {}\n", p.name, 100 * p.share, p.pattern);
       continue;
     }
-    out += fmt::format("  {:<10} {:>6.1f}% {:<18} {:>9} {:>9} {:>9} {:>9}\n", p.name, 100 * p.share,
-                       p.pattern, percent_or_dash(p.volume_pct), percent_or_dash(p.weight_pct),
-                       percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
+    out += row(p);
   }
   return out;
 }

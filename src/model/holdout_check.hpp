@@ -10,6 +10,7 @@
 
 #include "model/logical_phases.hpp"
 #include "model/slt.hpp"
+#include "model/slt_builder.hpp"
 
 namespace p3s::model {
 
@@ -25,6 +26,8 @@ struct HoldoutPhase {
   std::string difference;  // where a wrong pattern first differs, in words
   // Errors of the prediction in % of the run's value; absent when not compared.
   std::optional<double> volume_pct;
+  // Bytes the model sends to a rank the run did not send them to, in % of the model's bytes.
+  std::optional<double> misrouted_pct;
   std::optional<double> weight_pct;
   std::optional<double> compute_pct;          // mean over ranks of a repetition's CPU time
   std::optional<double> slowest_compute_pct;  // the rank with the most
@@ -39,5 +42,10 @@ struct HoldoutCheck {
 // `counterparts[k]`: SLT phase k's counterpart in `holdout` (BuiltSlt::holdout_phase).
 HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
                            const std::vector<std::optional<std::size_t>>& counterparts);
+
+// Phases whose undecided rules (undecided_rules.hpp) the hold-out run settles: at its n the
+// readings differ, and the chosen rules give its calls exactly, or the alternatives do (then
+// they are taken, and `check` is updated). Their undecided slots are cleared, with a note.
+void settle_by_holdout(BuiltSlt& built, HoldoutCheck& check);
 
 }  // namespace p3s::model

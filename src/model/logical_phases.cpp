@@ -47,6 +47,9 @@ LogicalRun logical_phases(const signature::Signature& sig) {
   out.workload = sig.run.workload;
   out.instructions = sig.compute == signature::ComputeMetric::Instructions;
   out.host = sig.run.host;
+  out.cut_like = sig.cut_like_run;
+  if (!sig.ranks.empty()) out.dims_created = sig.ranks.front().dims_created;
+  out.cut_like_n = sig.cut_like_n;
   out.phases.resize(sig.phases.size());
   for (std::size_t k = 0; k < sig.phases.size(); ++k) {
     out.phases[k].id = static_cast<std::int32_t>(k);
@@ -67,6 +70,7 @@ LogicalRun logical_phases(const signature::Signature& sig) {
         mine.bytes_range.emplace_back(slot.bytes.min(), slot.bytes.max());
         mine.rbytes_range.emplace_back(slot.rbytes.min(), slot.rbytes.max());
       }
+      mine.completes = phase.completes;
       mine.first_event = phase.first_event;
       mine.total_ns = phase.total_ns;
       mine.share = phase.share_of(rank.run_ns);

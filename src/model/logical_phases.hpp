@@ -19,6 +19,8 @@ struct LogicalRankPhase {
   double cpu_ns = 0;                          // mean compute of one repetition
   double instructions = 0;                    // the same in instructions; 0 without counters
   std::vector<double> slot_cpu_ns;            // mean compute before each event
+  // Per event, the events whose requests it completes (signature::RankPhase::completes).
+  std::vector<std::vector<std::int32_t>> completes;
   // Sizes' range over the repetitions, per event: [min, max] sent and received.
   std::vector<std::pair<double, double>> bytes_range;
   std::vector<std::pair<double, double>> rbytes_range;
@@ -50,7 +52,12 @@ struct LogicalRun {
   std::vector<std::int64_t> rank_run_ns;  // each rank's traced time
   // Each rank's communicators, which its events' `comm` index.
   std::vector<std::vector<signature::CommShape>> rank_comms;
-  std::vector<LogicalPhase> phases;  // in logical order
+  std::vector<LogicalPhase> phases;            // in logical order
+  std::vector<core::DimsCreate> dims_created;  // rank 0's MPI_Dims_create calls
+  // The reference run whose phases these are (signature/reference_cut.hpp): phase k is the
+  // reference's phase k. Empty when the run was cut into its own loops.
+  std::string cut_like;
+  std::int64_t cut_like_n = 0;
 
   // Share of the run's time (summed over ranks) that the given phases take.
   double share_of(const std::vector<std::size_t>& phase_indexes) const;

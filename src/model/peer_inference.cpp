@@ -78,8 +78,8 @@ std::vector<Template> templates() {
     t.permutation = p;
     out.push_back(t);
   }
-  for (GridShape shape :
-       {GridShape::Square, GridShape::Balanced2D, GridShape::Cube, GridShape::Balanced3D}) {
+  for (GridShape shape : {GridShape::Square, GridShape::Balanced2D, GridShape::Compact2D,
+                          GridShape::Cube, GridShape::Balanced3D, GridShape::Compact3D}) {
     const int dims = grid_dimensions(shape);
     for (GridOrder order : {GridOrder::RowMajor, GridOrder::ColumnMajor}) {
       // Non-periodic first; a mask bit per dimension, the first dimension highest.
@@ -221,12 +221,23 @@ struct GeneralEquations {
   std::vector<std::optional<IntegerFormula>> other_reading;
 };
 
+struct ParameterFormula {
+  std::optional<IntegerFormula> formula;
+  std::optional<IntegerFormula> other;  // see GeneralEquations::other_reading
+};
+
 // Parameter k's value at each run that has one, as it is and less the modulus it is known up
-// to (a periodic distance n - 1 read as -1).
+// to (a periodic distance n - 1 read as -1). Values known only modulo 1 or 2 (a periodic
+// dimension of extent 1, where every step is the rank itself, or of extent 2, where +1 and -1
+// are one neighbour) say little: they are `weak`, checked against the formula the others
+// give, and fitted only when no run says more.
 struct ParameterValues {
   std::vector<FormulaSample> as_is;
   std::vector<FormulaSample> less_modulus;
+  std::vector<std::pair<FormulaSample, std::int64_t>> weak;  // with its modulus
 };
+
+constexpr std::int64_t kWeakModulus = 2;
 
 ParameterValues parameter_values(std::span<const PeerSample> samples,
                                  const std::vector<LocalEquation>& locals, std::size_t k) {
@@ -235,10 +246,42 @@ ParameterValues parameter_values(std::span<const PeerSample> samples,
     if (locals[i].values.empty()) continue;
     const std::int64_t v = locals[i].values[k];
     const std::int64_t m = locals[i].moduli[k];
+    if (m > 0 && m <= kWeakModulus) {
+      out.weak.push_back({{samples[i].n, samples[i].slot, v}, m});
+      continue;
+    }
     out.as_is.push_back({samples[i].n, samples[i].slot, v});
     out.less_modulus.push_back({samples[i].n, samples[i].slot, m > 0 && v > 0 ? v - m : v});
   }
   return out;
+}
+
+// The nearest step every weak value allows, when no run says more: with extents of 1 and 2
+// only, +1 and -1 both fit (the other reading), and nothing tells which side it is.
+ParameterFormula nearest_step(const ParameterValues& values) {
+  auto fits = [&](std::int64_t c) {
+    return std::all_of(values.weak.begin(), values.weak.end(), [&](const auto& weak) {
+      return floor_mod(c - weak.first.value, weak.second) == 0;
+    });
+  };
+  for (std::int64_t c = 0; c <= kWeakModulus; ++c) {
+    if (fits(c)) {
+      ParameterFormula out{IntegerFormula{c, {}}, std::nullopt};
+      if (c != 0 && fits(-c)) out.other = IntegerFormula{-c, {}};
+      return out;
+    }
+    if (c != 0 && fits(-c)) return {IntegerFormula{-c, {}}, std::nullopt};
+  }
+  return {};
+}
+
+// Whether `f` gives every weak value up to its modulus.
+bool agrees_with_weak(const std::optional<IntegerFormula>& f, const ParameterValues& values) {
+  if (!f) return false;
+  return std::all_of(values.weak.begin(), values.weak.end(), [&](const auto& weak) {
+    const std::optional<std::int64_t> at = f->try_at(weak.first.n, weak.first.slot);
+    return at && floor_mod(*at - weak.first.value, weak.second) == 0;
+  });
 }
 
 // A value seen in one run only (a neighbour in z, on the one training grid that has a z
@@ -249,11 +292,6 @@ std::optional<IntegerFormula> fit_parameter(const std::vector<FormulaSample>& va
   if (values.size() == 1 && runs > 1) return IntegerFormula{values.front().value, {}};
   return fit_integer_formula(values, bases);
 }
-
-struct ParameterFormula {
-  std::optional<IntegerFormula> formula;
-  std::optional<IntegerFormula> other;  // see GeneralEquations::other_reading
-};
 
 // Of the formula for the values as they are (`f`) and less their modulus (`g`), the simpler;
 // of two as simple, the nearer neighbour: a periodic dimension of extent 3 in every training
@@ -288,9 +326,21 @@ GeneralEquations general_equations(const Template& t, std::span<const PeerSample
   GeneralEquations out;
   for (std::size_t k = 0; k < parameter_count(t); ++k) {
     const ParameterValues values = parameter_values(samples, locals, k);
+    if (values.as_is.empty()) {
+      const ParameterFormula step = nearest_step(values);
+      if (!defined_at_every_run(step.formula, samples)) {
+        out.failed_parameter = k;
+        return out;
+      }
+      out.formulas.push_back(*step.formula);
+      out.other_reading.push_back(step.other);
+      continue;
+    }
     std::optional<IntegerFormula> as_is = fit_parameter(values.as_is, samples.size(), bases);
     std::optional<IntegerFormula> less_modulus =
         fit_parameter(values.less_modulus, samples.size(), bases);
+    if (!agrees_with_weak(as_is, values)) as_is.reset();
+    if (!agrees_with_weak(less_modulus, values)) less_modulus.reset();
     const ParameterFormula chosen = simpler_reading(std::move(as_is), std::move(less_modulus));
     if (!defined_at_every_run(chosen.formula, samples)) {
       out.failed_parameter = k;
@@ -483,6 +533,11 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   PeerRuleInference best;
   bool have_best = false;
   for (const Template& t : templates()) {
+    if (t.kind == TemplateKind::Grid &&
+        std::find(options.excluded_shapes.begin(), options.excluded_shapes.end(), t.shape) !=
+            options.excluded_shapes.end()) {
+      continue;
+    }
     if (!applicable_to_all(t, samples)) continue;
     const std::vector<LocalEquation> locals = local_equations(t, samples);
     const GeneralEquations general = general_equations(t, samples, locals, bases);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/peer_rule.hpp"
+#include "model/process_grid.hpp"
 
 namespace p3s::model {
 
@@ -51,6 +52,9 @@ struct PeerInferenceOptions {
   // with n, such as a butterfly's r XOR 2^s).
   bool slot_indexed = false;
   std::size_t reported_mismatches = 8;
+  // Grid families the runs rule out (a run that called MPI_Dims_create lays its grid out as
+  // that does, not as the least-surface grid an application computes): never tried.
+  std::vector<GridShape> excluded_shapes;
 };
 
 // Throws std::invalid_argument on no samples, or a sample whose peers are not n ranks in

@@ -126,6 +126,12 @@ std::string grid_text(const GridPeerRule& rule) {
     case GridShape::Balanced3D:
       extent = "MPI_Dims_create(n, 3)";
       break;
+    case GridShape::Compact2D:
+      extent = "most square 2D";
+      break;
+    case GridShape::Compact3D:
+      extent = "least-surface 3D";
+      break;
   }
   return fmt::format(
       "peer = ({}) on the {} grid, {}; {}", fmt::join(coords, ", "), extent,
@@ -238,6 +244,20 @@ std::string PeerRule::text() const {
       },
       form);
   return none_for_self ? text + ", none where that is the rank itself" : text;
+}
+
+bool rules_differ_at(const PeerRule& a, const PeerRule& b, std::int64_t n, std::int64_t slot) {
+  PeerMap pa, pb;
+  try {
+    pa = a.at(n, slot);
+    pb = b.at(n, slot);
+  } catch (const std::domain_error&) {
+    return false;
+  }
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (pa(r) != pb(r)) return true;
+  }
+  return false;
 }
 
 std::string_view permutation_name(Permutation permutation) {

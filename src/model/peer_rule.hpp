@@ -92,6 +92,9 @@ struct PeerRule {
 // Nothing for a rule whose inverse is no rule of these forms (a root).
 std::optional<PeerRule> inverse(const PeerRule& rule);
 
+// Whether `a` and `b` give some rank another peer at n (both defined there).
+bool rules_differ_at(const PeerRule& a, const PeerRule& b, std::int64_t n, std::int64_t slot = 0);
+
 std::string_view permutation_name(Permutation permutation);
 Permutation permutation_from_name(std::string_view name);  // throws std::invalid_argument
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/event.hpp"
+#include "model/template_alignment.hpp"
 
 namespace p3s::model {
 namespace {
@@ -317,6 +318,8 @@ std::string_view alignment_method_name(AlignmentMethod method) {
   switch (method) {
     case AlignmentMethod::Position:
       return "position";
+    case AlignmentMethod::Grid:
+      return "grid template";
     case AlignmentMethod::Centered:
       return "centered offset";
     case AlignmentMethod::Signed:
@@ -330,8 +333,16 @@ std::int64_t absolute_peer(std::int32_t relative, std::int64_t rank, std::int64_
   return (rank + relative) % n;
 }
 
-Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method) {
+std::string Alignment::name() const {
+  if (method == AlignmentMethod::Grid) {
+    return fmt::format("{} ({}D)", alignment_method_name(method), grid_dimensions);
+  }
+  return std::string(alignment_method_name(method));
+}
+
+Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method, int grid_dimensions) {
   if (method == AlignmentMethod::Position) return align_by_position(runs);
+  if (method == AlignmentMethod::Grid) return align_to_template(runs, grid_dimensions);
   return align_by_offset(runs, method);
 }
 

@@ -25,10 +25,16 @@ struct PhaseRun {
   std::vector<std::vector<std::pair<double, double>>> rbytes_range;
   // Per rank: its communicators, which the events' `comm` index (members relative to it).
   std::vector<std::vector<signature::CommShape>> comms;
+  // Per rank and event: the events whose requests it completes (empty where not known).
+  std::vector<std::vector<std::vector<std::int32_t>>> completes;
+  // The run's MPI_Dims_create calls (its rank 0's).
+  std::vector<core::DimsCreate> dims_created;
 };
 
 enum class AlignmentMethod : std::uint8_t {
   Position,  // every rank has the same operations; slot = position (a growing phase allowed)
+  Grid,      // slot = operation, tags and distance vector on a process grid, in the template's
+             // order (template_alignment.hpp)
   Centered,  // slot = operation and tag with the peer offset taken in (-n/2, n/2]
   Signed,    // slot = operation and tag with the peer offset peer - rank (non-periodic grids)
 };
@@ -47,13 +53,21 @@ struct Alignment {
   AlignmentMethod method = AlignmentMethod::Position;
   std::vector<AlignedRun> runs;  // as given
   std::string failure;           // empty when aligned
+  // Per slot, the slots whose requests it completes (a wait its irecv's, a waitall those it was
+  // given); empty when the method does not say (a completion then takes the oldest pending
+  // request, or all of them).
+  std::vector<std::vector<std::int32_t>> slot_completes;
+  int grid_dimensions = 0;  // Grid: the grids' dimensions
+  // "position", "grid template (3D)", ...
+  std::string name() const;
   bool aligned() const { return failure.empty(); }
 };
 
 // Position alignment may give each run its own slot count; the other methods give every run
 // the slots of the largest run. Fails (failure says why) when a run has a slot the largest
 // lacks, or, for Position, ranks of one run with different operations.
-Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method);
+Alignment align_phase(std::span<const PhaseRun> runs, AlignmentMethod method,
+                      int grid_dimensions = 0);
 
 // World rank of a relative peer; core::kNone stays kNoPeer (-1).
 std::int64_t absolute_peer(std::int32_t relative, std::int64_t rank, std::int64_t n);

@@ -1,5 +1,7 @@
 #include "model/phase_matching.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -91,6 +93,20 @@ class FamilyMatcher {
     if (may_start) start_unpaired(run, views, index, taken, paired);
   }
 
+  // Pairs the phases of run `index`, cut like the reference run (families' members at run
+  // `reference`), with the families by the reference's phase each is.
+  void add_cut_like(const LogicalRun& run, std::size_t index, std::size_t reference, bool extra) {
+    for (PhaseFamily& family : families_) {
+      const std::optional<PhaseMember>& ref = family.members[reference];
+      if (!ref || ref->phase >= run.phases.size()) continue;
+      const LogicalPhase& phase = run.phases[ref->phase];
+      if (phase.common_weight() == 0) continue;
+      (extra ? family.extra : family.members)[index] =
+          PhaseMember{ref->phase, 0.0, fmt::format("cut like the run at n = {}", run.cut_like_n)};
+      if (!extra) family.relevance = std::max(family.relevance, phase.relevance());
+    }
+  }
+
   std::vector<PhaseFamily> take() {
     std::vector<PhaseFamily> ordered;
     for (std::size_t f : order_) ordered.push_back(std::move(families_[f]));
@@ -166,8 +182,22 @@ std::vector<PhaseFamily> match_phases(const std::vector<const LogicalRun*>& runs
   views.reserve(runs.size());
   for (const LogicalRun* run : runs) views.push_back(views_of(*run));
   FamilyMatcher matcher(runs.size(), extra.size());
-  for (std::size_t i = runs.size(); i-- > 0;) matcher.add(*runs[i], views[i], i, false, true);
+  const std::size_t reference = runs.size() - 1;
+  auto cut_like_reference = [&](const LogicalRun& run) {
+    return !run.cut_like.empty() && run.cut_like == runs[reference]->dir;
+  };
+  for (std::size_t i = runs.size(); i-- > 0;) {
+    if (i != reference && cut_like_reference(*runs[i])) {
+      matcher.add_cut_like(*runs[i], i, reference, false);
+    } else {
+      matcher.add(*runs[i], views[i], i, false, true);
+    }
+  }
   for (std::size_t e = 0; e < extra.size(); ++e) {
+    if (cut_like_reference(*extra[e])) {
+      matcher.add_cut_like(*extra[e], e, reference, true);
+      continue;
+    }
     const std::vector<PhaseView> extra_views = views_of(*extra[e]);
     matcher.add(*extra[e], extra_views, e, true, false);
   }

@@ -9,8 +9,8 @@
 namespace p3s::model {
 namespace {
 
-constexpr std::array<std::string_view, 4> kShapeNames = {"square", "balanced_2d", "cube",
-                                                         "balanced_3d"};
+constexpr std::array<std::string_view, 6> kShapeNames = {
+    "square", "balanced_2d", "cube", "balanced_3d", "compact_2d", "compact_3d"};
 constexpr std::array<std::string_view, 2> kOrderNames = {"row_major", "column_major"};
 
 std::vector<std::int64_t> prime_factors(std::int64_t n) {
@@ -23,6 +23,31 @@ std::vector<std::int64_t> prime_factors(std::int64_t n) {
   }
   if (n > 1) factors.push_back(n);
   return factors;
+}
+
+// Of n's factorisations into a <= b (<= c), the one with the least surface (ties: the smallest
+// a, then b), largest first.
+std::vector<std::int64_t> compact_dims(std::int64_t n, int dimensions) {
+  std::vector<std::int64_t> best;
+  std::int64_t least = 0;
+  for (std::int64_t a = 1; a * a <= n || (dimensions == 3 && a * a * a <= n); ++a) {
+    if (n % a != 0) continue;
+    if (dimensions == 2) {
+      if (a * a > n) break;
+      best = {n / a, a};
+      continue;
+    }
+    for (std::int64_t b = a; b * b <= n / a; ++b) {
+      if ((n / a) % b != 0) continue;
+      const std::int64_t c = n / a / b;
+      const std::int64_t surface = a * b + b * c + a * c;
+      if (best.empty() || surface < least) {
+        least = surface;
+        best = {c, b, a};
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -50,7 +75,10 @@ GridOrder grid_order_from_name(std::string_view name) {
 }
 
 int grid_dimensions(GridShape shape) {
-  return shape == GridShape::Square || shape == GridShape::Balanced2D ? 2 : 3;
+  return shape == GridShape::Square || shape == GridShape::Balanced2D ||
+                 shape == GridShape::Compact2D
+             ? 2
+             : 3;
 }
 
 std::vector<std::int64_t> balanced_dims(std::int64_t n, int dimensions) {
@@ -60,6 +88,23 @@ std::vector<std::int64_t> balanced_dims(std::int64_t n, int dimensions) {
   for (std::int64_t f : factors) *std::min_element(dims.begin(), dims.end()) *= f;
   std::sort(dims.begin(), dims.end(), std::greater<>());
   return dims;
+}
+
+std::vector<GridShape> shapes_ruled_out(const std::vector<std::vector<core::DimsCreate>>& calls,
+                                        const std::vector<std::int64_t>& ns) {
+  std::vector<GridShape> out;
+  for (const auto& [d, compact] :
+       {std::pair{2, GridShape::Compact2D}, std::pair{3, GridShape::Compact3D}}) {
+    bool every_run = !calls.empty();
+    for (std::size_t i = 0; i < calls.size() && every_run; ++i) {
+      every_run = std::any_of(calls[i].begin(), calls[i].end(), [&](const core::DimsCreate& c) {
+        return c.nnodes == ns[i] && static_cast<int>(c.dims.size()) == d &&
+               std::all_of(c.given.begin(), c.given.end(), [](std::int32_t g) { return g == 0; });
+      });
+    }
+    if (every_run) out.push_back(compact);
+  }
+  return out;
 }
 
 std::optional<std::vector<std::int64_t>> grid_extent(GridShape shape, std::int64_t n) {
@@ -79,6 +124,10 @@ std::optional<std::vector<std::int64_t>> grid_extent(GridShape shape, std::int64
       return balanced_dims(n, 2);
     case GridShape::Balanced3D:
       return balanced_dims(n, 3);
+    case GridShape::Compact2D:
+      return compact_dims(n, 2);
+    case GridShape::Compact3D:
+      return compact_dims(n, 3);
   }
   return std::nullopt;
 }

@@ -104,21 +104,27 @@ void sources_from_feeders(const Alignment& alignment, const SlotTemplates& templ
 }  // namespace
 
 bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates,
-                      const std::vector<SlotModel>& slots, PhaseModel& phase,
-                      std::vector<std::string>& failures) {
+                      const std::vector<SlotModel>& slots, const PeerInferenceOptions& options,
+                      PhaseModel& phase, std::vector<std::string>& failures) {
   for (Role role : {Role::Dst, Role::Src, Role::Root}) {
     const bool used = std::any_of(slots.begin(), slots.end(),
                                   [&](const SlotModel& slot) { return plays_role(slot, role); });
     if (!used) continue;
-    SlotSequenceInference inference =
-        infer_slot_sequence(peers_in_role(alignment, templates, slots, role), templates.layout);
+    SlotSequenceInference inference = infer_slot_sequence(
+        peers_in_role(alignment, templates, slots, role), templates.layout, options);
     if (!inference.modelled()) {
       failures.push_back(describe_failure(inference, role));
       return false;
     }
     if (role == Role::Src) sources_from_feeders(alignment, templates, phase, inference);
+    std::int64_t largest = 0;
+    for (const AlignedRun& run : alignment.runs) largest = std::max(largest, run.n);
+    find_undecided(inference, largest);
     for (const std::string& note : inference.notes) {
       phase.notes.push_back(fmt::format("{}: {}", role_name(role), note));
+    }
+    for (const UndecidedSlot& u : inference.undecided) {
+      phase.undecided.push_back({std::string(role_name(role)), u});
     }
     (role == Role::Dst   ? phase.dst_rules
      : role == Role::Src ? phase.src_rules

@@ -14,7 +14,7 @@ namespace p3s::model {
 // slot has is skipped), into the phase's rules and notes. False, with the side and the
 // closest rule's mismatches in `failures`, at the first side that no rules reproduce.
 bool infer_peer_rules(const Alignment& alignment, const SlotTemplates& templates,
-                      const std::vector<SlotModel>& slots, PhaseModel& phase,
-                      std::vector<std::string>& failures);
+                      const std::vector<SlotModel>& slots, const PeerInferenceOptions& options,
+                      PhaseModel& phase, std::vector<std::string>& failures);
 
 }  // namespace p3s::model

@@ -87,18 +87,24 @@ bool covers(const std::vector<PeerRuleInference>& slots, const GridPeerRule& gri
   return true;
 }
 
-// Whether some slot's rule is relative and the relative rules are not all of one grid.
+// Whether the relative rules are of several kinds (a distance here, a bit exchange there) or on
+// several grids: no one decomposition. Rules all of one kind that is not a grid (a ring's
+// shifts, a butterfly's exchanges) are one.
 bool rules_of_several_grids(const std::vector<PeerRuleInference>& slots) {
-  bool any_relative = false, already_one = true;
+  std::optional<std::size_t> kind;
+  bool one_kind = true, already_one = true;
   std::optional<GridPeerRule> chosen_grid;
   for (const PeerRuleInference& slot : slots) {
     if (!relative(*slot.rule)) continue;
-    any_relative = true;
+    if (kind && *kind != slot.rule->form.index()) one_kind = false;
+    kind = slot.rule->form.index();
     const std::optional<GridPeerRule> g = grid_of(*slot.rule);
     if (!g || (chosen_grid && !(*g == *chosen_grid))) already_one = false;
     if (g && !chosen_grid) chosen_grid = g;
   }
-  return any_relative && !already_one;
+  if (!kind) return false;
+  if (!one_kind) return true;
+  return chosen_grid.has_value() && !already_one;
 }
 
 // Each relative slot's alternative on `grid` becomes its rule (and its first alternative).
@@ -188,16 +194,7 @@ void split_undecided_sides(std::vector<PeerRuleInference>& slots) {
 std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
                                              std::int64_t largest, std::int64_t slot) {
   for (std::int64_t n = largest + 1; n <= 16 * largest; ++n) {
-    PeerMap pa, pb;
-    try {
-      pa = a.at(n, slot);
-      pb = b.at(n, slot);
-    } catch (const std::domain_error&) {
-      continue;
-    }
-    for (std::int64_t r = 0; r < n; ++r) {
-      if (pa(r) != pb(r)) return n;
-    }
+    if (rules_differ_at(a, b, n, slot)) return n;
   }
   return std::nullopt;
 }
@@ -248,36 +245,69 @@ bool infer_template_rules(const std::vector<std::vector<PeerSample>>& samples,
   return true;
 }
 
-// A note naming the slots whose alternatives give other peers than their rule beyond the
-// largest training n, from the smallest n where one does; nothing when none does.
-std::optional<std::string> undecided_note(const std::vector<PeerRuleInference>& slots,
-                                          std::int64_t largest) {
-  std::vector<std::size_t> undecided;
-  std::optional<std::int64_t> deciding;
-  std::string example;
+// The one grid every relative slot's rule is on, when there is one.
+std::optional<GridPeerRule> common_grid(const std::vector<PeerRuleInference>& slots) {
+  std::optional<GridPeerRule> common;
+  for (const PeerRuleInference& slot : slots) {
+    if (!relative(*slot.rule)) continue;
+    const std::optional<GridPeerRule> g = grid_of(*slot.rule);
+    if (!g || (common && !(*g == *common))) return std::nullopt;
+    common = g;
+  }
+  return common;
+}
+
+// Whether `alternative` is another reading of the whole phase: when the slots' rules are all on
+// one grid (the phase's decomposition), only rules on that grid or on another grid that gives
+// every relative slot a rule; a slot's lone shift or bit exchange that no other slot shares is
+// no decomposition of the ranks.
+bool phase_wide(const PeerRule& alternative, const std::optional<GridPeerRule>& grid,
+                const std::vector<PeerRuleInference>& slots) {
+  if (!grid) return true;
+  const std::optional<GridPeerRule> g = grid_of(alternative);
+  return g && (*g == *grid || covers(slots, *g));
+}
+
+// The slots whose alternatives on the phase's decomposition give other peers than their rule
+// beyond `largest`, once per such alternative.
+std::vector<UndecidedSlot> undecided_slots(const std::vector<PeerRuleInference>& slots,
+                                           std::int64_t largest) {
+  std::vector<UndecidedSlot> undecided;
+  const std::optional<GridPeerRule> grid = common_grid(slots);
   for (std::size_t t = 0; t < slots.size(); ++t) {
     const PeerRuleInference& slot = slots[t];
+    if (!slot.rule) continue;
     for (std::size_t k = 1; k < slot.alternatives.size(); ++k) {
+      if (!phase_wide(slot.alternatives[k], grid, slots)) continue;
       const auto at =
           first_difference(*slot.rule, slot.alternatives[k], largest, static_cast<std::int64_t>(t));
       if (!at) continue;
-      undecided.push_back(t);
-      if (!deciding || *at < *deciding) deciding = at;
-      if (example.empty()) {
-        example = fmt::format("slot {}: '{}' was chosen, '{}' fits as well", t, slot.rule->text(),
-                              slot.alternatives[k].text());
-      }
-      break;
+      undecided.push_back({static_cast<std::int64_t>(t), slot.alternatives[k], *at});
     }
   }
-  if (undecided.empty()) return std::nullopt;
-  return fmt::format(
-      "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
-      "run give other peers from n = {} on ({}); a training run where they differ settles it",
-      fmt::join(undecided, ", "), *deciding, example);
+  return undecided;
 }
 
 }  // namespace
+
+void find_undecided(SlotSequenceInference& inference, std::int64_t largest) {
+  inference.undecided = undecided_slots(inference.slots, largest);
+  inference.notes.clear();
+  if (inference.undecided.empty()) return;
+  std::vector<std::int64_t> slots;
+  std::int64_t deciding = inference.undecided.front().differs_from;
+  for (const UndecidedSlot& u : inference.undecided) {
+    if (slots.empty() || slots.back() != u.slot) slots.push_back(u.slot);
+    deciding = std::min(deciding, u.differs_from);
+  }
+  const UndecidedSlot& first = inference.undecided.front();
+  inference.notes.push_back(fmt::format(
+      "the training runs do not decide the peers of slot(s) {}: rules that reproduce every "
+      "run give other peers from n = {} on (slot {}: '{}' was chosen, '{}' fits as well)",
+      fmt::join(slots, ", "), deciding, first.slot,
+      inference.slots[static_cast<std::size_t>(first.slot)].rule->text(),
+      first.alternative.text()));
+}
 
 bool prefer_alternative(SlotSequenceInference& inference, std::size_t t, const PeerRule& rule) {
   PeerRuleInference& slot = inference.slots.at(t);
@@ -302,9 +332,7 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
   split_undecided_sides(out.slots);
   std::int64_t largest = 0;
   for (const PhasePeers& run : runs) largest = std::max(largest, run.n);
-  if (std::optional<std::string> note = undecided_note(out.slots, largest)) {
-    out.notes.push_back(std::move(*note));
-  }
+  find_undecided(out, largest);
   SlotSequenceModel model;
   model.rules.reserve(out.slots.size());
   for (const PeerRuleInference& slot : out.slots) model.rules.push_back(*slot.rule);

@@ -56,11 +56,22 @@ struct SlotSequenceModel {
   bool operator==(const SlotSequenceModel&) const = default;
 };
 
+// A slot whose rule the training runs leave undecided: `alternative` reproduces every run too,
+// but gives some rank another peer from n = `differs_from` on.
+struct UndecidedSlot {
+  std::int64_t slot = 0;
+  PeerRule alternative;
+  std::int64_t differs_from = 0;
+  bool operator==(const UndecidedSlot&) const = default;
+};
+
 struct SlotSequenceInference {
   std::optional<SlotSequenceModel> model;  // set when every template is modelled
   std::vector<PeerRuleInference> slots;    // one report per template
   std::string reason;                      // why it is not modelled, in one line
-  // Where the training runs could not decide between rules that differ at larger n.
+  // Where the training runs could not decide between rules that differ at larger n: each slot
+  // with each such alternative, and in words.
+  std::vector<UndecidedSlot> undecided;
   std::vector<std::string> notes;
 
   bool modelled() const { return model.has_value(); }
@@ -77,6 +88,11 @@ struct SlotSequenceInference {
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
                                           const PeerInferenceOptions& options = {});
+
+// The slots whose alternatives give other peers than their rule beyond `largest` (the largest
+// training n, looked at up to 16 times it), and the note naming them; call again after
+// prefer_alternative.
+void find_undecided(SlotSequenceInference& inference, std::int64_t largest);
 
 // Makes `rule` template t's rule when it is one of its alternatives (it reproduces every run
 // too); false, changing nothing, when it is not.

@@ -241,20 +241,62 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
     }
     slot.bytes_per_member = core::bytes_per_member(slot.op, false);
     slot.rbytes_per_member = core::bytes_per_member(slot.op, true);
+    if (t < alignment.slot_completes.size() && !templates.layout.block) {
+      slot.completes = alignment.slot_completes[t];
+    }
     slots.push_back(slot);
   }
   return slots;
 }
 
+namespace {
+
+// Whether rank r of `run` made any of the calls whose requests `slot` completes.
+bool posts_for(const AlignedRun& run, const SlotModel& slot, std::size_t r) {
+  return std::any_of(slot.completes.begin(), slot.completes.end(), [&](std::int32_t posted) {
+    return run.slot_events[static_cast<std::size_t>(posted)][r].has_value();
+  });
+}
+
+// A waitall with its slots known is made by every rank, or by exactly the ranks that posted
+// one of its requests (then it needs one). False, naming the rank, when neither holds.
+bool decide_needs_request(const Alignment& alignment, std::size_t k, SlotModel& slot,
+                          std::vector<std::string>& failures) {
+  bool every = true;
+  for (const AlignedRun& run : alignment.runs) {
+    for (const auto& e : run.slot_events[k]) every = every && e.has_value();
+  }
+  if (every) return true;
+  for (const AlignedRun& run : alignment.runs) {
+    for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+      if (run.slot_events[k][r].has_value() != posts_for(run, slot, r)) {
+        failures.push_back(fmt::format("n = {}: rank {} {} {} (slot {}) with {} request of its own",
+                                       run.n, r, run.slot_events[k][r] ? "calls" : "does not call",
+                                       core::op_name(slot.op), k,
+                                       posts_for(run, slot, r) ? "a" : "no"));
+        return false;
+      }
+    }
+  }
+  slot.needs_request = true;
+  return true;
+}
+
+}  // namespace
+
 bool every_rank_calls_peerless_slots(const Alignment& alignment, const SlotTemplates& templates,
-                                     const std::vector<SlotModel>& slots,
+                                     std::vector<SlotModel>& slots,
                                      std::vector<std::string>& failures) {
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
       const std::size_t t = templates.template_of_slot[i][k];
-      const SlotModel& slot = slots[t];
+      SlotModel& slot = slots[t];
       if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
+      if (!slot.completes.empty()) {
+        if (!decide_needs_request(alignment, k, slot, failures)) return false;
+        continue;
+      }
       for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
         if (!run.slot_events[k][r]) {
           failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,

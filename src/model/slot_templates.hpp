@@ -41,10 +41,11 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
 
 // A call with no peer must be made by every rank: only peers may be null. A call that
 // completes one request is made where the rank has one (`if (peer != me) { irecv; send;
-// wait; }`): generate makes it only then. False, naming the first rank that lacks such a call
-// in `failures`, otherwise.
+// wait; }`): generate makes it only then; a waitall whose slots are known, by every rank or by
+// the ranks with a request of it (SlotModel::needs_request, set here). False, naming the first
+// rank that lacks such a call in `failures`, otherwise.
 bool every_rank_calls_peerless_slots(const Alignment& alignment, const SlotTemplates& templates,
-                                     const std::vector<SlotModel>& slots,
+                                     std::vector<SlotModel>& slots,
                                      std::vector<std::string>& failures);
 
 }  // namespace p3s::model

@@ -18,7 +18,7 @@
 
 namespace p3s::model {
 
-inline constexpr std::string_view kSltFormat = "p3s-slt 2";
+inline constexpr std::string_view kSltFormat = "p3s-slt 3";
 
 // One communication (or collective, or completion) of a phase: a slot every rank has, absent
 // on the ranks whose peer rule says kNoPeer (border ranks: null communications).
@@ -42,6 +42,14 @@ struct SlotModel {
   // A collective on a sub-communicator: which ranks it holds, and the root's place among them.
   std::optional<CommunicatorRule> comm;
   std::optional<IntegerFormula> comm_root;
+  // A completion's posting slots: it completes the requests those slots posted in the
+  // repetition, a wait only where its slot posted one (a border rank's missing irecv takes its
+  // wait with it). Empty where the alignment does not say: a completion of one request then
+  // takes the oldest pending one, a waitall all of them.
+  std::vector<std::int32_t> completes;
+  // A waitall made only where one of its slots posted a request (`if (nreq) MPI_Waitall`);
+  // false when every rank makes it, even with nothing to complete.
+  bool needs_request = false;
 };
 
 // The order each rank performs its slots in: variants[r mod modulus] lists slot indices; a
@@ -71,6 +79,14 @@ struct CarriedPattern {
   std::vector<std::vector<CarriedRankEvent>> ranks;
 };
 
+// A slot whose peers the training runs leave undecided on one side ("destination", "source",
+// "root"): two rules reproduce them all and differ from n = undecided.differs_from on.
+struct UndecidedRule {
+  std::string side;
+  UndecidedSlot undecided;
+  bool operator==(const UndecidedRule&) const = default;
+};
+
 struct PhaseModel {
   std::int32_t index = 0;  // place among the application's phases, in logical order
   std::string name;
@@ -82,8 +98,12 @@ struct PhaseModel {
   bool pattern_modelled = false;
   std::string alignment;  // how ranks' events were matched to slots: position, offset, signed
   std::vector<std::string> failures;  // why the pattern is not modelled, naming ranks
-  // What the training runs left undecided: rules that reproduce them all but differ beyond.
+  // What the training runs left undecided: rules that reproduce them all but differ beyond, in
+  // words and slot by slot (instantiation refuses an N where they differ).
   std::vector<std::string> notes;
+  std::vector<UndecidedRule> undecided;
+  // The smallest n where a training run would decide every undecided slot (undecided_rules.hpp).
+  std::optional<std::int64_t> settled_by;
   std::vector<SlotModel> slots;                // the slot templates (layout.templates of them)
   SlotLayout layout;                           // how the templates make the slots at n
   std::optional<SlotSequenceModel> dst_rules;  // a rule per template
@@ -155,6 +175,10 @@ struct RunCoverage {
     std::string phase;  // "phase 3 (irecv, send, wait)" or a run phase's calls
     double share = 0;
     std::string why;  // not modelled, not relevant, only in this run...
+    // The SLT phase it is (not modelled exactly), or nothing for a run phase the SLT does not
+    // hold (related to no other run's, below the relevance threshold).
+    std::optional<std::int32_t> slt_phase;
+    bool relevant = true;  // false: below the relevance threshold, too small to model
     bool operator==(const Missing&) const = default;
   };
   std::vector<Missing> missing;  // largest share first

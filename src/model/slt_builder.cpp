@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <set>
 #include <span>
@@ -18,11 +19,23 @@
 #include "model/slot_peers.hpp"
 #include "model/slot_sizes.hpp"
 #include "model/slot_templates.hpp"
+#include "model/undecided_rules.hpp"
 
 namespace p3s::model {
 namespace {
 
 using signature::EventToken;
+
+// The alignments tried, in turn: the same calls on every rank, then the template on grids of
+// one, two and three dimensions (the paper's null communications), then offsets alone.
+constexpr std::array<std::pair<AlignmentMethod, int>, 6> kAlignments = {{
+    {AlignmentMethod::Position, 0},
+    {AlignmentMethod::Grid, 1},
+    {AlignmentMethod::Grid, 2},
+    {AlignmentMethod::Grid, 3},
+    {AlignmentMethod::Centered, 0},
+    {AlignmentMethod::Signed, 0},
+}};
 
 // A phase's weight in n: exact counts, which a displacement in a family of process counts may
 // explain as well as a form in n.
@@ -35,6 +48,19 @@ ScalingFit fit_weight(const std::vector<ScalingPoint>& points) {
   return fit_scaling_model(points, options);
 }
 
+// What the runs say of the application's grid: the families its MPI_Dims_create calls rule out.
+PeerInferenceOptions grid_evidence(std::span<const PhaseRun> runs) {
+  std::vector<std::vector<core::DimsCreate>> calls;
+  std::vector<std::int64_t> ns;
+  for (const PhaseRun& run : runs) {
+    calls.push_back(run.dims_created);
+    ns.push_back(run.n);
+  }
+  PeerInferenceOptions options;
+  options.excluded_shapes = shapes_ruled_out(calls, ns);
+  return options;
+}
+
 // The communication pattern of one phase under one alignment; failures says why not.
 bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
                    PhaseModel& phase, SizeModelling& sizes, std::vector<std::string>& failures) {
@@ -43,7 +69,8 @@ bool model_pattern(const Alignment& alignment, std::span<const PhaseRun> phase_r
   std::optional<std::vector<SlotModel>> slots =
       template_slot_models(alignment, phase_runs, *templates, failures);
   if (!slots || !every_rank_calls_peerless_slots(alignment, *templates, *slots, failures) ||
-      !infer_peer_rules(alignment, *templates, *slots, phase, failures) ||
+      !infer_peer_rules(alignment, *templates, *slots, grid_evidence(phase_runs), phase,
+                        failures) ||
       !fit_slot_sizes(alignment, phase_runs, *templates, sizes, phase, *slots, failures) ||
       !infer_slot_order(alignment, *templates, slots->size(), phase, failures)) {
     return false;
@@ -135,10 +162,12 @@ PhaseRun phase_run(const FamilyRun& f) {
   PhaseRun pr;
   pr.n = f.run->n;
   pr.comms = f.run->rank_comms;
+  pr.dims_created = f.run->dims_created;
   for (const LogicalRankPhase& r : f.phase->ranks) {
     pr.ranks.push_back(r.events);
     pr.bytes_range.push_back(r.bytes_range);
     pr.rbytes_range.push_back(r.rbytes_range);
+    pr.completes.push_back(r.completes);
   }
   return pr;
 }
@@ -172,9 +201,8 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index, W
   for (const bool by_rank : {false, true}) {
     if (phase.pattern_modelled || (by_rank && !sizes.failed)) break;
     sizes.by_rank = by_rank;
-    for (AlignmentMethod method :
-         {AlignmentMethod::Position, AlignmentMethod::Centered, AlignmentMethod::Signed}) {
-      const Alignment alignment = align_phase(phase_runs, method);
+    for (const auto& [method, dimensions] : kAlignments) {
+      const Alignment alignment = align_phase(phase_runs, method, dimensions);
       std::vector<std::string> failures;
       if (!alignment.aligned()) {
         if (!by_rank) failures.push_back(alignment.failure);
@@ -183,18 +211,19 @@ PhaseModel model_phase(const std::vector<FamilyRun>& runs, std::int32_t index, W
         if (model_pattern(alignment, phase_runs, attempt, sizes, failures)) {
           tie_receive_sizes(alignment.runs.back(), attempt);
           attempt.pattern_modelled = true;
-          attempt.alignment = alignment_method_name(method);
+          attempt.alignment = alignment.name();
           phase = std::move(attempt);
           largest_order = alignment.runs.back().order;
           break;
         }
       }
       for (const std::string& f : failures)
-        phase.failures.push_back(fmt::format("{} alignment: {}", alignment_method_name(method), f));
+        phase.failures.push_back(fmt::format("{} alignment: {}", alignment.name(), f));
     }
   }
   if (phase.pattern_modelled) {
     phase.failures.clear();
+    phase.settled_by = settling_run(phase, runs.back().run->n);
   } else {
     phase.carried = carry_largest(phase_runs);
   }
@@ -268,6 +297,7 @@ std::optional<core::Workload> common_workload(const std::vector<const LogicalRun
 struct FamilyStatus {
   std::optional<std::size_t> slt_phase;  // index in slt.phases
   std::string why;                       // empty when modelled exactly
+  bool relevant = true;                  // false below the relevance threshold
 };
 
 // Missing entries smaller than this share of a run are summed into one line.
@@ -304,14 +334,16 @@ std::vector<RunCoverage> coverage_of(const std::vector<const LogicalRun*>& runs,
                                                  slt.phases[*status[f].slt_phase].calls)
                                    : fmt::format("run phase {} ({})", p.id,
                                                  calls_text(p.ranks[p.fullest_rank()].events));
-      c.missing.push_back({name, share, status[f].why});
+      std::optional<std::int32_t> slt_phase;
+      if (status[f].slt_phase) slt_phase = static_cast<std::int32_t>(*status[f].slt_phase);
+      c.missing.push_back({name, share, status[f].why, slt_phase, status[f].relevant});
     }
     std::sort(c.missing.begin(), c.missing.end(),
               [](const auto& a, const auto& b) { return a.share > b.share; });
     if (small_count > 0) {
       c.missing.push_back(
           {fmt::format("{} phases of less than {:.1f} % each", small_count, 100 * kListedShare),
-           small, "too small to list"});
+           small, "too small to list", std::nullopt, false});
     }
     c.modelled = run.share_of(modelled);
     out.push_back(std::move(c));
@@ -439,6 +471,7 @@ BuiltSlt build_slt(const SltInputs& inputs) {
     if (family.relevance < inputs.threshold) {
       status[f].why =
           fmt::format("below the relevance threshold ({:.3g} %)", 100 * inputs.threshold);
+      status[f].relevant = false;
       continue;
     }
     const std::vector<FamilyRun> present = runs_of_family(family, sorted);
@@ -457,6 +490,7 @@ BuiltSlt build_slt(const SltInputs& inputs) {
     status[f] = add_phase(inputs, family, present, built);
   }
   slt.coverage = coverage_of(sorted, families, status, slt);
+  built.holdout = inputs.holdout;
   return built;
 }
 

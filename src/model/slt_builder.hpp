@@ -29,6 +29,8 @@ struct BuiltSlt {
   Slt slt;
   // Per SLT phase, its counterpart among the hold-out run's phases, when there is one.
   std::vector<std::optional<std::size_t>> holdout_phase;
+  // The hold-out run as it was related to the SLT's phases (SltInputs::holdout).
+  std::optional<LogicalRun> holdout;
 };
 
 // `runs` must hold at least two distinct n and share one workload. Throws

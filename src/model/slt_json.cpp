@@ -87,6 +87,16 @@ ordered_json phase_json(const PhaseModel& p) {
   out["alignment"] = p.alignment;
   out["failures"] = p.failures;
   out["notes"] = p.notes;
+  ordered_json undecided = ordered_json::array();
+  for (const UndecidedRule& u : p.undecided) {
+    json alternative = u.undecided.alternative;
+    undecided.push_back({{"side", u.side},
+                         {"slot", u.undecided.slot},
+                         {"alternative", alternative},
+                         {"differs_from", u.undecided.differs_from}});
+  }
+  out["undecided"] = undecided;
+  out["settled_by"] = p.settled_by ? json(*p.settled_by) : json(nullptr);
   json layout = p.layout;
   out["layout"] = layout;
   ordered_json slots = ordered_json::array();
@@ -106,6 +116,8 @@ ordered_json phase_json(const PhaseModel& p) {
     slot["rbytes_per_member"] = s.rbytes_per_member;
     slot["comm"] = s.comm ? ordered_json(json(*s.comm)) : ordered_json(nullptr);
     slot["comm_root"] = s.comm_root ? ordered_json(json(*s.comm_root)) : ordered_json(nullptr);
+    slot["completes"] = s.completes;
+    slot["needs_request"] = s.needs_request;
     slots.push_back(slot);
   }
   out["slots"] = slots;
@@ -157,6 +169,12 @@ SlotModel slot_from(const json& s) {
                        "only a rooted collective on a sub-communicator has a root's place");
     slot.comm_root = s.at("comm_root").get<IntegerFormula>();
   }
+  for (const std::int64_t c : core::json_integers(s.at("completes"), 0, kMaxTemplates - 1)) {
+    slot.completes.push_back(static_cast<std::int32_t>(c));
+  }
+  slot.needs_request = s.at("needs_request").get<bool>();
+  core::json_require(slot.completes.empty() || core::op_kind(slot.op) == core::OpKind::Completion,
+                     s.at("completes"), "only a completion completes other slots' requests");
   return slot;
 }
 
@@ -184,9 +202,13 @@ CarriedRankEvent carried_event_from(const json& e, std::int64_t n) {
   const auto offset = [&](const json& v) {
     return core::json_int32(v, -1, static_cast<std::int32_t>(n - 1));
   };
+  // A receive from any source whose source no run recorded keeps core::kAnySource.
+  const auto source = [&](const json& v) {
+    return v == core::kAnySource ? core::kAnySource : offset(v);
+  };
   return {op_from(e.at(0)),
           offset(e.at(1)),
-          offset(e.at(2)),
+          source(e.at(2)),
           offset(e.at(3)),
           tag_from(e.at(4)),
           tag_from(e.at(5)),
@@ -217,6 +239,20 @@ void check_modelled_phase(const json& j, const PhaseModel& p) {
     core::json_require(!slot.rooted || has_root, j.at("slots").at(s),
                        "a rooted collective's slot needs a root rule (or, on a "
                        "sub-communicator, the root's place)");
+    for (const std::int32_t c : slot.completes) {
+      core::json_require(
+          static_cast<std::size_t>(c) < p.slots.size(), j.at("slots").at(s).at("completes"),
+          fmt::format("slot {} does not exist (the phase has {})", c, p.slots.size()));
+    }
+  }
+  for (const UndecidedRule& u : p.undecided) {
+    const auto& rules = u.side == "destination" ? p.dst_rules
+                        : u.side == "source"    ? p.src_rules
+                                                : p.root_rules;
+    core::json_require(static_cast<std::size_t>(u.undecided.slot) < p.slots.size() && rules,
+                       j.at("undecided"),
+                       fmt::format("undecided {} of slot {}: the phase has no such rule", u.side,
+                                   u.undecided.slot));
   }
   check_order(order, p.order, p.slots.size());
 }
@@ -251,6 +287,21 @@ PhaseModel phase_from(const json& j) {
   p.alignment = j.at("alignment").get<std::string>();
   p.failures = j.at("failures").get<std::vector<std::string>>();
   p.notes = j.at("notes").get<std::vector<std::string>>();
+  for (const json& u : j.at("undecided")) {
+    core::json_within(u, [&] {
+      UndecidedRule rule;
+      rule.side = u.at("side").get<std::string>();
+      core::json_require(rule.side == "destination" || rule.side == "source" || rule.side == "root",
+                         u.at("side"), "side is destination, source or root");
+      rule.undecided.slot = core::json_integer(u.at("slot"), 0, kMaxTemplates - 1);
+      rule.undecided.alternative = u.at("alternative").get<PeerRule>();
+      rule.undecided.differs_from = core::json_integer(u.at("differs_from"), 1, kMaxProcesses);
+      p.undecided.push_back(std::move(rule));
+    });
+  }
+  if (!j.at("settled_by").is_null()) {
+    p.settled_by = core::json_integer(j.at("settled_by"), 1, kMaxProcesses);
+  }
   const json& layout = j.at("layout");
   p.layout = layout.get<SlotLayout>();
   core::json_require(p.layout.templates <= kMaxTemplates, layout.at("templates"),
@@ -405,7 +456,11 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
 ordered_json coverage_json(const RunCoverage& c) {
   ordered_json missing = ordered_json::array();
   for (const RunCoverage::Missing& m : c.missing) {
-    missing.push_back({{"phase", m.phase}, {"share", m.share}, {"why", m.why}});
+    missing.push_back({{"phase", m.phase},
+                       {"share", m.share},
+                       {"why", m.why},
+                       {"slt_phase", m.slt_phase ? json(*m.slt_phase) : json(nullptr)},
+                       {"relevant", m.relevant}});
   }
   return {{"n", c.n}, {"run", c.run}, {"modelled", c.modelled}, {"missing", missing}};
 }
@@ -416,8 +471,13 @@ RunCoverage coverage_from(const json& j) {
   c.run = j.at("run").get<std::string>();
   c.modelled = core::json_number(j.at("modelled"), 0, 1.000001);
   for (const json& m : j.at("missing")) {
-    c.missing.push_back({m.at("phase").get<std::string>(), share_from(m.at("share")),
-                         m.at("why").get<std::string>()});
+    RunCoverage::Missing missing{m.at("phase").get<std::string>(), share_from(m.at("share")),
+                                 m.at("why").get<std::string>(), std::nullopt,
+                                 m.at("relevant").get<bool>()};
+    if (!m.at("slt_phase").is_null()) {
+      missing.slt_phase = core::json_int32(m.at("slt_phase"), 0, INT32_MAX);
+    }
+    c.missing.push_back(std::move(missing));
   }
   return c;
 }

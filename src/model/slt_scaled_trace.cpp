@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "model/instruction_groups.hpp"
+#include "model/undecided_rules.hpp"
 
 namespace p3s::model {
 namespace {
@@ -73,6 +74,16 @@ void check_carried(const PhaseModel& phase, const InstantiateOptions& options, i
         "(--carry-nearest tiles the largest run's pattern instead)",
         phase.name, phase.failures.empty() ? "no rule" : phase.failures.front(), nprocs));
   }
+  for (const auto& rank : phase.carried->ranks) {
+    for (const CarriedRankEvent& e : rank) {
+      if (e.src == core::kAnySource) {
+        throw std::domain_error(fmt::format(
+            "{}: its pattern, carried from n = {}, receives from any source where no run "
+            "recorded which; it cannot be carried to N = {}",
+            phase.name, phase.carried->n, nprocs));
+      }
+    }
+  }
   if (nprocs % phase.carried->n != 0) {
     throw std::domain_error(
         fmt::format("{}: carrying the pattern of n = {} needs N a "
@@ -103,32 +114,52 @@ void add_sides(core::Event& e, const SlotModel& m, std::int64_t bytes, std::int6
   }
 }
 
-// Requests are numbered per repetition; a wait completes the oldest pending one, a waitall
-// all of them, as the phases' bodies did in the runs (signature/repetition_units.hpp keeps
-// each request in the repetition that completes it).
+// Requests are numbered per repetition; a completion completes those its slot's model names,
+// or else the oldest pending one (a wait) or all of them (a waitall), as the phases' bodies did
+// in the runs (signature/repetition_units.hpp keeps each request in the repetition that
+// completes it).
 struct PendingRequests {
   std::vector<core::RequestRecord> pending;
+  std::vector<std::int32_t> posted_by;  // the slot that posted each pending request
   std::int64_t next = 0;
+
+  void complete(std::size_t k, core::Event& e) {
+    e.requests.push_back(pending[k]);
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+    posted_by.erase(posted_by.begin() + static_cast<std::ptrdiff_t>(k));
+  }
 };
 
 // Numbers e's request when it posts one, or gives it the requests it completes. False for a
-// call that completes one request when none is pending: as in the runs, a rank with no
-// request pending makes no such call.
-bool track_requests(core::Event& e, const SlotModel& m, PendingRequests& requests) {
+// completion with nothing of its own to complete where the runs made none: a wait whose request
+// was never posted, a waitall the rank skips without requests.
+bool track_requests(core::Event& e, const SlotModel& m, std::int32_t slot,
+                    PendingRequests& requests) {
   if (core::is_nonblocking(m.op) && core::is_point_to_point(m.op)) {
     e.req = requests.next++;
     const bool send = e.dst != core::kNone;
     requests.pending.push_back(
         {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
+    requests.posted_by.push_back(slot);
+  } else if (!m.completes.empty()) {
+    for (std::size_t k = 0; k < requests.pending.size();) {
+      const bool mine = std::find(m.completes.begin(), m.completes.end(), requests.posted_by[k]) !=
+                        m.completes.end();
+      if (!mine) {
+        ++k;
+        continue;
+      }
+      requests.complete(k, e);
+      if (core::completes_one(m.op)) break;
+    }
+    if (e.requests.empty() && (core::completes_one(m.op) || m.needs_request)) return false;
   } else if (core::completes_one(m.op)) {
     // The oldest pending one completes (for waitany and waitsome, which one came first in the
     // run).
     if (requests.pending.empty()) return false;
-    e.requests = {requests.pending.front()};
-    requests.pending.erase(requests.pending.begin());
+    requests.complete(0, e);
   } else if (m.op == core::Op::Waitall) {
-    e.requests = std::move(requests.pending);
-    requests.pending.clear();
+    while (!requests.pending.empty()) requests.complete(0, e);
   }
   return true;
 }
@@ -245,6 +276,19 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
     for (const std::string& note : notes) warnings_.push_back(phase.name + ": " + note);
     return inst;
   }
+  if (const UndecidedRule* undecided = undecided_at(phase, nprocs_)) {
+    const std::string settle =
+        phase.settled_by ? fmt::format("a training run at n = {} settles it", *phase.settled_by)
+                         : std::string("a larger training run settles it");
+    if (!options.accept_undecided) {
+      throw std::domain_error(fmt::format(
+          "{}: the training runs do not decide its peers at N = {}: {}, and they differ there; "
+          "{} (--accept-ambiguous uses the rule the model chose)",
+          phase.name, nprocs_, undecided_text(phase, *undecided), settle));
+    }
+    notes.push_back(fmt::format("AMBIGUOUS at N = {}, used anyway (--accept-ambiguous): {}; {}",
+                                nprocs_, undecided_text(phase, *undecided), settle));
+  }
   try {
     inst.slots = instantiate_slots(phase, notes);
   } catch (const std::domain_error& e) {
@@ -317,7 +361,7 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     if (!e) continue;
     e->burst_cpu = std::llround(unplaced);
     unplaced = 0;
-    if (!track_requests(*e, *slot.model, requests)) {
+    if (!track_requests(*e, *slot.model, s, requests)) {
       unplaced = static_cast<double>(e->burst_cpu);
       continue;
     }

@@ -19,6 +19,9 @@ struct InstantiateOptions {
   // A phase that cannot be instantiated at N (not modelled and not carried, a rule undefined
   // at N) is left out instead of refusing N; omitted() says which and why.
   bool omit_unavailable = false;
+  // A phase whose peers the training runs leave undecided at N (undecided_rules.hpp) is
+  // refused unless this is set; then the rules the model chose are used.
+  bool accept_undecided = false;
 };
 
 struct OmittedPhase {

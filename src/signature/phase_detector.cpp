@@ -1,14 +1,18 @@
 #include "signature/phase_detector.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <span>
 #include <string_view>
 #include <unordered_map>
 
 #include "signature/comm_shapes.hpp"
 #include "signature/phase_extraction.hpp"
+#include "signature/reference_cut.hpp"
 #include "signature/repetition_units.hpp"
 #include "signature/sequence_hash.hpp"
 #include "signature/token_sequence.hpp"
@@ -31,13 +35,31 @@ class RankAnalysis {
 
   RankPhases run(ExtractionRecord* record) {
     seq_ = tokenize(trace_, shapes_);
-    const std::vector<Segment> segments =
-        extract_segments(seq_, trace_, shapes_, options_.repeats, options_.bodies, record);
-    std::vector<std::vector<std::size_t>> repetitions;
-    for (auto& segment : repetition_units(segments, seq_, trace_)) {
-      for (std::vector<std::size_t>& units : segment) repetitions.push_back(std::move(units));
+    std::vector<Segment> segments;
+    std::vector<std::int32_t> segment_phase;  // cut like a reference: its phase of each segment
+    if (options_.reference) {
+      const ReferenceCut& reference = *options_.reference;
+      for (const IdentifiedSegment& s :
+           cut_like(seq_, reference.program_for(trace_.rank), reference, trace_.rank)) {
+        segments.push_back(s.segment);
+        segment_phase.push_back(s.phase);
+      }
+    } else {
+      segments = extract_segments(seq_, trace_, shapes_, options_.repeats, options_.bodies, record);
     }
-    const std::vector<std::size_t> phase_of = assign_phases(repetitions);
+    std::vector<std::vector<std::size_t>> repetitions;
+    std::vector<std::int32_t> repetition_reference;
+    std::vector<std::vector<std::vector<std::size_t>>> units =
+        repetition_units(segments, seq_, trace_);
+    for (std::size_t s = 0; s < units.size(); ++s) {
+      for (std::vector<std::size_t>& rep : units[s]) {
+        repetitions.push_back(std::move(rep));
+        if (options_.reference) repetition_reference.push_back(segment_phase[s]);
+      }
+    }
+    const std::vector<std::size_t> phase_of =
+        options_.reference ? phases_by_reference(repetitions, repetition_reference)
+                           : assign_phases(repetitions);
     for (std::size_t k = 0; k < repetitions.size(); ++k) {
       add_repetition(phases_[phase_of[k]], repetitions[k]);
       repetition_phase_.push_back(phase_of[k]);
@@ -136,11 +158,44 @@ class RankAnalysis {
     return phase_of;
   }
 
+  // Repetitions cut like the reference are its phases: one per reference phase, whose
+  // repetitions must all make the same calls.
+  std::vector<std::size_t> phases_by_reference(
+      const std::vector<std::vector<std::size_t>>& repetitions,
+      const std::vector<std::int32_t>& reference_phase) {
+    std::map<std::int32_t, std::size_t> index;
+    std::vector<std::size_t> phase_of(repetitions.size(), 0);
+    for (std::size_t k = 0; k < repetitions.size(); ++k) {
+      auto [it, inserted] = index.try_emplace(reference_phase[k], phases_.size());
+      if (inserted) {
+        phases_.push_back(new_phase(repetitions[k]));
+        phases_.back().id = reference_phase[k];
+      } else if (!same_body(repetitions[k], phases_[it->second])) {
+        throw ReferenceCutMismatch(fmt::format(
+            "rank {}: its repetitions of the reference's phase {} make different calls (from "
+            "its event {})",
+            trace_.rank, reference_phase[k], seq_.units[repetitions[k].front()].key));
+      }
+      phase_of[k] = it->second;
+    }
+    return phase_of;
+  }
+
+  bool same_body(const std::vector<std::size_t>& units, const RankPhase& phase) const {
+    return std::equal(
+        units.begin(), units.end(), phase.events.begin(), phase.events.end(),
+        [&](std::size_t u, const EventToken& t) { return seq_.tokens[seq_.ids[u]] == t; });
+  }
+
   // A stretch is a run of consecutive repetitions of one phase.
   void count_occurrences() {
     std::size_t previous = static_cast<std::size_t>(-1);
     for (std::size_t phase : repetition_phase_) {
-      if (phase != previous) ++phases_[phase].occurrences;
+      if (phase != previous) {
+        ++phases_[phase].occurrences;
+        stretches_.push_back({static_cast<std::int32_t>(phase), 0});
+      }
+      ++stretches_.back().repeats;
       previous = phase;
     }
   }
@@ -186,11 +241,30 @@ class RankAnalysis {
         ins += unit_ins;
       }
     }
+    if (phase.weight == 0) phase.completes = completions(units);
     ++phase.weight;
     phase.total_ns += time;
     phase.time_ns.add(static_cast<double>(time));
     phase.cpu_ns.add(cpu);
     if (counts_instructions()) phase.instructions.add(ins);
+  }
+
+  // Per unit of a repetition, the units of it whose requests it completes.
+  std::vector<std::vector<std::int32_t>> completions(const std::vector<std::size_t>& units) const {
+    std::unordered_map<std::int64_t, std::int32_t> posted_at;
+    std::vector<std::vector<std::int32_t>> completes(units.size());
+    for (std::size_t s = 0; s < units.size(); ++s) {
+      const TokenUnit& unit = seq_.units[units[s]];
+      const core::Event& e = trace_.events[unit.key];
+      if (core::op_kind(e.op) == core::OpKind::Completion) {
+        for (const core::RequestRecord& r : e.requests) {
+          const auto it = posted_at.find(r.req);
+          if (it != posted_at.end()) completes[s].push_back(it->second);
+        }
+      }
+      for (std::int64_t id : posted_requests(e)) posted_at[id] = static_cast<std::int32_t>(s);
+    }
+    return completes;
   }
 
   RankPhases summarise() {
@@ -202,11 +276,14 @@ class RankAnalysis {
     out.instructions = counts_instructions();
     out.end = trace_.end;
     out.comms = shapes_.shapes();
-    const double relevant_ns = options_.threshold * static_cast<double>(out.run_ns);
-    std::stable_sort(phases_.begin(), phases_.end(), [](const RankPhase& a, const RankPhase& b) {
-      return a.first_event < b.first_event;
+    std::vector<std::size_t> by_first(phases_.size());
+    std::iota(by_first.begin(), by_first.end(), 0);
+    std::stable_sort(by_first.begin(), by_first.end(), [&](std::size_t a, std::size_t b) {
+      return phases_[a].first_event < phases_[b].first_event;
     });
-    for (RankPhase& phase : phases_) {
+    std::vector<std::int32_t> kept_as(phases_.size(), -1);
+    for (std::size_t k : by_first) {
+      RankPhase& phase = phases_[k];
       // The sizes a phase stands for are the mean over its repetitions; their range stays in
       // the slot statistics.
       for (std::size_t s = 0; s < phase.events.size(); ++s) {
@@ -214,13 +291,15 @@ class RankAnalysis {
         phase.events[s].rbytes = std::llround(phase.slots[s].rbytes.mean());
       }
       ++out.phase_count;
-      if (static_cast<double>(phase.total_ns) >= relevant_ns) {
-        out.phases.push_back(std::move(phase));
-      } else {
-        out.other_events += phase.weight * static_cast<std::int64_t>(phase.slots.size());
-        out.other_ns += phase.total_ns;
-      }
+      kept_as[k] = static_cast<std::int32_t>(out.phases.size());
+      out.phases.push_back(std::move(phase));
     }
+    for (PhaseStretch& stretch : stretches_) {
+      stretch.phase = kept_as[static_cast<std::size_t>(stretch.phase)];
+    }
+    out.stretches = std::move(stretches_);
+    out.dims_created = trace_.dims_created;
+    keep_relevant(out, options_.threshold);
     return out;
   }
 
@@ -230,11 +309,32 @@ class RankAnalysis {
   int instruction_slot_ = -1;
   TokenSequence seq_;
   std::vector<RankPhase> phases_;
-  // The phase of every repetition, in trace order.
+  // The phase of every repetition, in trace order, and the runs of them.
   std::vector<std::size_t> repetition_phase_;
+  std::vector<PhaseStretch> stretches_;
 };
 
 }  // namespace
+
+void keep_relevant(RankPhases& rank, double threshold) {
+  const double relevant_ns = threshold * static_cast<double>(rank.run_ns);
+  std::vector<std::int32_t> kept_as(rank.phases.size(), -1);
+  std::vector<RankPhase> kept;
+  for (std::size_t k = 0; k < rank.phases.size(); ++k) {
+    RankPhase& phase = rank.phases[k];
+    if (static_cast<double>(phase.total_ns) >= relevant_ns) {
+      kept_as[k] = static_cast<std::int32_t>(kept.size());
+      kept.push_back(std::move(phase));
+    } else {
+      rank.other_events += phase.weight * static_cast<std::int64_t>(phase.slots.size());
+      rank.other_ns += phase.total_ns;
+    }
+  }
+  for (PhaseStretch& stretch : rank.stretches) {
+    if (stretch.phase >= 0) stretch.phase = kept_as[static_cast<std::size_t>(stretch.phase)];
+  }
+  rank.phases = std::move(kept);
+}
 
 RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options,
                          ExtractionRecord* record) {

@@ -9,6 +9,8 @@
 
 namespace p3s::signature {
 
+struct ReferenceCut;
+
 struct PhaseOptions {
   // Repetitions of the same calls are one phase unless, call by call, their message sizes
   // fall into groups with a gap between them: sorted, two neighbours whose
@@ -24,6 +26,9 @@ struct PhaseOptions {
   RepeatOptions repeats;
   // What the run decided about bodies for all its ranks (run_analysis.cpp).
   BodyDecisions bodies;
+  // When set, the rank is cut into this reference run's phases instead of its own loops
+  // (reference_cut.hpp), and detect_phases throws ReferenceCutMismatch where it cannot be.
+  const ReferenceCut* reference = nullptr;
 };
 
 // Events are taken in trace order, which is the rank's logical order: EPAS numbers each
@@ -33,5 +38,9 @@ struct PhaseOptions {
 // `record`, when given, receives the decisions that depended on this rank's own timing.
 RankPhases detect_phases(const core::RankTrace& trace, const PhaseOptions& options = {},
                          ExtractionRecord* record = nullptr);
+
+// Drops the rank's phases whose weight x PhaseET is below `threshold` of its run (counted in
+// other_events and other_ns); its stretches of them name no phase (-1).
+void keep_relevant(RankPhases& rank, double threshold);
 
 }  // namespace p3s::signature

@@ -13,16 +13,16 @@ namespace {
 constexpr double kMinOutline = 0.5;
 constexpr double kSizeFactor = 1.5;
 
-CallKind kind_of(const EventToken& t) {
+}  // namespace
+
+CallKind call_kind(const EventToken& t) {
   return {t.op, t.tag, t.rtag, t.root != core::kNone, t.comm == 0};
 }
-
-}  // namespace
 
 std::vector<CallKind> call_outline(const std::vector<EventToken>& events) {
   std::vector<CallKind> outline;
   for (const EventToken& e : events) {
-    const CallKind k = kind_of(e);
+    const CallKind k = call_kind(e);
     if (outline.empty() || !(outline.back() == k)) outline.push_back(k);
   }
   return outline;

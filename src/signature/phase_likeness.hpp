@@ -21,6 +21,8 @@ struct CallKind {
   bool operator==(const CallKind&) const = default;
 };
 
+CallKind call_kind(const EventToken& token);
+
 // The calls of one repetition with runs of the same call counted once: the border ranks of a
 // stencil post fewer receives than the inner ranks, in the same order, and a phase's
 // exchanges multiply with the process grid (4 swaps at n = 4, 12 at n = 8) in the same order.

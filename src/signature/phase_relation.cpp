@@ -117,6 +117,7 @@ void describe_disagreements(Signature& sig) {
     }
   }
   for (const RunPhase& run_phase : sig.phases) {
+    if (run_phase.ranks == 0) continue;  // a reference's phase this run does not have
     const auto& ranks_by_weight = by_weight[static_cast<std::size_t>(run_phase.id)];
     if (run_phase.ranks < nprocs) {
       std::vector<std::int32_t> having;
@@ -144,6 +145,36 @@ void describe_disagreements(Signature& sig) {
 }
 
 }  // namespace
+
+void adopt_reference_phases(Signature& sig, std::size_t phase_count) {
+  sig.aet_ns = 0;
+  for (const RankPhases& rank : sig.ranks) sig.aet_ns = std::max(sig.aet_ns, rank.run_ns);
+  sig.phases.clear();
+  if (sig.ranks.empty()) return;
+  sig.representative = pick_representative(sig);
+  std::vector<std::map<std::int64_t, std::int32_t>> weights(phase_count);
+  std::vector<std::int64_t> events(phase_count, 0);
+  for (const RankPhases& rank : sig.ranks) {
+    for (const RankPhase& phase : rank.phases) {
+      const auto id = static_cast<std::size_t>(phase.id);
+      ++weights.at(id)[phase.weight];
+      events[id] = std::max(events[id], static_cast<std::int64_t>(phase.events.size()));
+    }
+  }
+  for (std::size_t id = 0; id < phase_count; ++id) {
+    RunPhase p{static_cast<std::int32_t>(id), 0, events[id], 0, weights[id].size() <= 1};
+    std::int32_t most = 0;
+    for (const auto& [weight, ranks] : weights[id]) {
+      p.ranks += ranks;
+      if (ranks > most) {
+        most = ranks;
+        p.weight = weight;
+      }
+    }
+    sig.phases.push_back(p);
+  }
+  describe_disagreements(sig);
+}
 
 void relate_phases(Signature& sig) {
   sig.aet_ns = 0;

@@ -16,4 +16,9 @@ namespace p3s::signature {
 // phase no earlier rank had becomes a run phase, placed after the one its predecessor matched.
 void relate_phases(Signature& sig);
 
+// Given sig.ranks cut like a reference run (reference_cut.hpp), whose RankPhase::id are already
+// the reference's phases (`phase_count` of them), sets aet_ns, representative, phases and notes
+// as relate_phases does. A reference phase no rank has keeps its place with weight 0.
+void adopt_reference_phases(Signature& sig, std::size_t phase_count);
+
 }  // namespace p3s::signature

@@ -29,7 +29,11 @@ struct RankPhase {
   std::vector<SlotStats> slots;    // parallel to `events`
   std::int64_t weight = 0;         // repetitions
   std::int64_t occurrences = 0;    // separate stretches of the trace the repetitions came in
-  std::size_t first_event = 0;     // trace index of the first event of its first repetition
+  // Per event, the events of the repetition whose requests it completes (a wait its irecv, a
+  // waitall the calls it was given), by their index in `events`; empty for the others and for
+  // requests posted outside the repetition.
+  std::vector<std::vector<std::int32_t>> completes;
+  std::size_t first_event = 0;  // trace index of the first event of its first repetition
   // Each repetition's events in the trace are the slots' events, plus any polls that found
   // nothing folded in before them (see token_sequence.hpp).
   // Each repetition runs from the end of the event before it to the end of its last event,
@@ -45,6 +49,14 @@ struct RankPhase {
   }
 };
 
+// A run of consecutive repetitions of one phase in the rank's trace: the rank's program is the
+// sequence of these (what another run of the program is cut like, reference_cut.hpp).
+struct PhaseStretch {
+  std::int32_t phase = -1;  // index into RankPhases::phases; -1 for a phase not relevant
+  std::int64_t repeats = 0;
+  bool operator==(const PhaseStretch&) const = default;
+};
+
 struct RankPhases {
   std::int32_t rank = 0;
   std::int32_t nprocs = 0;
@@ -54,11 +66,13 @@ struct RankPhases {
   std::int64_t run_ns = 0;
   bool instructions = false;  // the trace counted instructions
   core::TraceEnd end = core::TraceEnd::Complete;
-  std::vector<CommShape> comms;   // EventToken::comm indexes this
-  std::vector<RankPhase> phases;  // the relevant phases, in order of first appearance
-  std::int64_t phase_count = 0;   // phases found, relevant or not
-  std::int64_t other_events = 0;  // events of the phases that are not relevant
-  std::int64_t other_ns = 0;      // and their time
+  std::vector<CommShape> comms;                // EventToken::comm indexes this
+  std::vector<RankPhase> phases;               // the relevant phases, in order of first appearance
+  std::vector<PhaseStretch> stretches;         // the rank's program, in trace order
+  std::vector<core::DimsCreate> dims_created;  // its MPI_Dims_create calls
+  std::int64_t phase_count = 0;                // phases found, relevant or not
+  std::int64_t other_events = 0;               // events of the phases that are not relevant
+  std::int64_t other_ns = 0;                   // and their time
 
   // PET of this rank: sum over its relevant phases of PhaseET x weight.
   std::int64_t pet_ns() const {

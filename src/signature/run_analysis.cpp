@@ -12,6 +12,7 @@
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
 #include "signature/phase_relation.hpp"
+#include "signature/reference_cut.hpp"
 
 namespace p3s::signature {
 namespace {
@@ -64,6 +65,37 @@ void for_each_rank(const std::vector<int>& ranks, int workers, Analyse analyse) 
   if (!errors.empty()) std::rethrow_exception(errors.begin()->second);
 }
 
+// Ranks with a phase of another weight than the run's, or one not every rank has.
+std::vector<int> ranks_disagreeing(const Signature& sig) {
+  std::vector<int> out;
+  const auto nprocs = static_cast<std::int32_t>(sig.ranks.size());
+  for (const RankPhases& rank : sig.ranks) {
+    const bool disagrees =
+        std::any_of(rank.phases.begin(), rank.phases.end(), [&](const RankPhase& p) {
+          const RunPhase& run = sig.phases.at(static_cast<std::size_t>(p.id));
+          return run.ranks < nprocs || p.weight != run.weight;
+        });
+    if (disagrees) out.push_back(rank.rank);
+  }
+  return out;
+}
+
+// The run phases numbered again over those some rank still has, in order, and summarised.
+void renumber_phases(Signature& sig) {
+  std::vector<std::int32_t> new_id(sig.phases.size(), -1);
+  for (const RankPhases& rank : sig.ranks) {
+    for (const RankPhase& p : rank.phases) new_id.at(static_cast<std::size_t>(p.id)) = 0;
+  }
+  std::int32_t next = 0;
+  for (std::int32_t& id : new_id) {
+    if (id == 0) id = next++;
+  }
+  for (RankPhases& rank : sig.ranks) {
+    for (RankPhase& p : rank.phases) p.id = new_id[static_cast<std::size_t>(p.id)];
+  }
+  adopt_reference_phases(sig, static_cast<std::size_t>(next));
+}
+
 }  // namespace
 
 Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOptions& options) {
@@ -87,9 +119,21 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
   };
   std::vector<int> ranks(sig.ranks.size());
   std::iota(ranks.begin(), ranks.end(), 0);
-  for_each_rank(ranks, options.workers,
-                [&](int rank) { analyse(rank, options.phases, &records[rank]); });
-  PhaseOptions agreed = options.phases;
+  if (options.phases.reference) {
+    for_each_rank(ranks, options.workers,
+                  [&](int rank) { analyse(rank, options.phases, nullptr); });
+    sig.compute =
+        all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
+    sig.cut_like_run = options.phases.reference->run;
+    sig.cut_like_n = options.phases.reference->n;
+    adopt_reference_phases(sig, options.phases.reference->phases.size());
+    return sig;
+  }
+  // Every phase is kept until the ranks agree on them; relevance is applied last.
+  PhaseOptions every = options.phases;
+  every.threshold = 0;
+  for_each_rank(ranks, options.workers, [&](int rank) { analyse(rank, every, &records[rank]); });
+  PhaseOptions agreed = every;
   for (const ExtractionRecord& r : records) {
     agreed.bodies.cut_anyway.insert(r.cut_for_time.begin(), r.cut_for_time.end());
   }
@@ -105,6 +149,28 @@ Signature analyse_run(const std::filesystem::path& run_dir, const AnalysisOption
 
   sig.compute = all_count_instructions(sig) ? ComputeMetric::Instructions : ComputeMetric::CpuTime;
   relate_phases(sig);
+
+  // A rank whose own cut disagrees with the run's (a phase of another weight, or one only some
+  // ranks have: the diagonal ranks of a grid that skip a transpose find a shorter period) is
+  // read again like the rank with the most events, where it reads like it.
+  const std::vector<int> disagreeing = ranks_disagreeing(sig);
+  if (!disagreeing.empty()) {
+    ReferenceCut fullest = reference_cut_of(sig);
+    fullest.program_rank = fullest.fullest_rank;
+    PhaseOptions like = every;
+    like.reference = &fullest;
+    for_each_rank(disagreeing, options.workers, [&](int rank) {
+      if (static_cast<std::size_t>(rank) == fullest.fullest_rank) return;
+      try {
+        const core::RankTrace trace = core::read_run_rank(run_dir, sig.run, rank, options.read);
+        sig.ranks[rank] = detect_phases(trace, like);
+      } catch (const ReferenceCutMismatch&) {
+        // It keeps its own cut: it is not the same program as the fullest rank there.
+      }
+    });
+  }
+  for (RankPhases& rank : sig.ranks) keep_relevant(rank, options.phases.threshold);
+  renumber_phases(sig);
   return sig;
 }
 

@@ -41,6 +41,10 @@ struct Signature {
   std::vector<RankPhases> ranks;  // indexed by rank
   // Where ranks disagree on their relevant phases, in words.
   std::vector<std::string> notes;
+  // The reference run it was cut like (its phases are the reference's, reference_cut.hpp):
+  // its directory and n; empty and 0 when cut into its own loops.
+  std::string cut_like_run;
+  std::int64_t cut_like_n = 0;
 
   const RankPhases& representative_rank() const { return ranks.at(representative); }
   std::int64_t pet_ns() const { return representative_rank().pet_ns(); }

@@ -1,6 +1,8 @@
 // C wrappers: communicator and topology creation, and MPI_Comm_free.
 #include <mpi.h>
 
+#include <algorithm>
+
 #include "trace/communicator_creation.hpp"
 #include "trace/exported.hpp"
 
@@ -57,6 +59,17 @@ P3S_EXPORT int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], 
     return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder,
                                   newcomm);
   });
+}
+
+// Not an event: the given extents are kept before MPI fills them in, and the call written as a
+// dims_create line when it succeeds.
+P3S_EXPORT int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
+  if (!should_record() || ndims < 1 || ndims > 16) return PMPI_Dims_create(nnodes, ndims, dims);
+  int given[16];
+  std::copy(dims, dims + ndims, given);
+  const int result = PMPI_Dims_create(nnodes, ndims, dims);
+  if (result == MPI_SUCCESS) p3s::trace::record_dims_create(nnodes, ndims, given, dims);
+  return result;
 }
 
 P3S_EXPORT int MPI_Comm_free(MPI_Comm* comm) {

@@ -91,3 +91,21 @@ P3S_FORTRAN_WRAPPER(comm_free, COMM_FREE, (MPI_Fint * comm, MPI_Fint* ierr), (co
   if (should_record()) p3s::trace::forget_communicator(c_comm(comm));
   pmpi_comm_free_(comm, ierr);
 }
+
+// Not an event: the given extents are kept before MPI fills them in, and the call written as a
+// dims_create line when it succeeds.
+P3S_FORTRAN_WRAPPER(dims_create, DIMS_CREATE,
+                    (MPI_Fint * nnodes, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* ierr),
+                    (nnodes, ndims, dims, ierr)) {
+  if (!should_record() || *ndims < 1 || *ndims > 16) {
+    pmpi_dims_create_(nnodes, ndims, dims, ierr);
+    return;
+  }
+  int given[16], chosen[16];
+  for (MPI_Fint k = 0; k < *ndims; ++k) given[k] = static_cast<int>(dims[k]);
+  pmpi_dims_create_(nnodes, ndims, dims, ierr);
+  if (fortran_result(ierr) != MPI_SUCCESS) return;
+  for (MPI_Fint k = 0; k < *ndims; ++k) chosen[k] = static_cast<int>(dims[k]);
+  p3s::trace::record_dims_create(static_cast<int>(*nnodes), static_cast<int>(*ndims), given,
+                                 chosen);
+}

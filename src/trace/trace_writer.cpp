@@ -120,6 +120,14 @@ void TraceWriter::write_communicator(const core::Communicator& communicator) {
   publish();
 }
 
+void TraceWriter::write_dims_create(const core::DimsCreate& dims) {
+  // Up to 16 extents given and chosen, each at most 11 characters.
+  constexpr std::size_t kMaxDimsLine = 32 + 2 * 16 * 12;
+  if (!is_open() || !make_room(kMaxDimsLine)) return;
+  core::append_dims_create(buffer_, dims);
+  publish();
+}
+
 void TraceWriter::write_event(const core::Event& event, int counter_count) {
   if (!is_open() || !make_room(kMaxEventLine)) return;
   core::append_event(buffer_, event, counter_count);

@@ -25,6 +25,7 @@ class TraceWriter {
 
   void write_header(const core::TraceHeader& header);
   void write_communicator(const core::Communicator& communicator);
+  void write_dims_create(const core::DimsCreate& dims);
   // The event line and its request records.
   void write_event(const core::Event& event, int counter_count);
   // Writes the buffer out when it is past 90 % full. The tracer calls it inside an MPI call,

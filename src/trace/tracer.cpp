@@ -125,6 +125,14 @@ RequestTable& requests() {
   return g_tracer->requests;
 }
 
+void record_dims_create(int nnodes, int ndims, const int* given, const int* dims) {
+  core::DimsCreate d;
+  d.nnodes = nnodes;
+  d.given.assign(given, given + ndims);
+  d.dims.assign(dims, dims + ndims);
+  g_tracer->writer.write_dims_create(d);
+}
+
 RecordedCall::RecordedCall(core::Op op) : event_(g_tracer->event) {
   g_gate.in_call = true;
   Tracer& tracer = *g_tracer;

@@ -37,6 +37,8 @@ void end_tracing(core::TraceEnd end);
 
 CommunicatorTable& communicators();
 RequestTable& requests();
+// MPI_Dims_create's arguments and result, as a dims_create line (no event).
+void record_dims_create(int nnodes, int ndims, const int* given, const int* dims);
 
 // One MPI call being recorded: constructed just before the call into MPI (the compute burst
 // ends there), filled in by the record_* functions, and written by commit().

@@ -5,7 +5,8 @@
  * usage: app_every_call RECORD_DIR [abort]   (n even, n >= 2)
  *
  * Each rank writes RECORD_DIR/record-RRRRR.txt, one line per MPI call that the trace format
- * (src/core/FORMATS.md) writes as an event, in call order:
+ * (src/core/FORMATS.md) writes as an event, and MPI_Dims_create's line as the trace writes it,
+ * in call order:
  *   OP DST BYTES SRC RBYTES ROOT COMM NEW
  * with peers and roots as MPI_COMM_WORLD ranks (-1 none or MPI_PROC_NULL, -2 MPI_ANY_SOURCE),
  * bytes as count x type size with the type sizes written out here (derived types by their
@@ -816,6 +817,12 @@ static void sub_communicators(void) {
   }
   MPI_Group_free(&upper_group);
   MPI_Group_free(&world_group);
+
+  /* MPI_Dims_create with the first extent given: no event, a dims_create line with the
+   * extents given and chosen. */
+  int chosen[2] = {2, 0};
+  MPI_Dims_create(n, 2, chosen);
+  fprintf(record, "dims_create %d 2 2 0 %d %d\n", n, chosen[0], chosen[1]);
 
   /* A 2 x n/2 periodic grid, a shift along each row, and the rows as a sub-communicator. */
   MPI_Comm grid, row;

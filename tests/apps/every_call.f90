@@ -765,7 +765,7 @@ contains
   subroutine sub_communicators()
     integer :: n, ierr, parity, size, sub, next, prev, request, dup, world_group, upper_group
     integer :: upper, grid, row, ring, from, to, status(MPI_STATUS_SIZE)
-    integer :: value(4), members(64), range(3, 1), dims(2), sources(1), degrees(1)
+    integer :: value(4), members(64), range(3, 1), dims(2), sources(1), degrees(1), chosen(2)
     integer :: destinations(1), weights(1)
     integer, asynchronous :: mine
     logical :: periods(2), remain(2)
@@ -822,6 +822,11 @@ contains
     end if
     call MPI_GROUP_FREE(upper_group, ierr)
     call MPI_GROUP_FREE(world_group, ierr)
+
+    ! No event: a dims_create line with the extents given and chosen.
+    chosen = [2, 0]
+    call MPI_DIMS_CREATE(n, 2, chosen, ierr)
+    write (unit_record, '(a, 6(1x, i0))') 'dims_create', n, 2, 2, 0, chosen(1), chosen(2)
 
     dims = [2, n / 2]
     periods = .true.

@@ -5,24 +5,41 @@
 #include <cmath>
 
 #include "model/holdout_check.hpp"
+#include "model/model_runs.hpp"
 #include "signature/run_analysis.hpp"
 
 namespace p3s::testing {
 
-model::LogicalRun logical_run(const std::filesystem::path& dir) {
+namespace {
+
+signature::Signature every_phase_of(const std::filesystem::path& dir) {
   signature::AnalysisOptions every_phase;
   every_phase.phases.threshold = 0;
-  return model::logical_phases(signature::analyse_run(dir, every_phase));
+  return signature::analyse_run(dir, every_phase);
+}
+
+}  // namespace
+
+model::LogicalRun logical_run(const std::filesystem::path& dir) {
+  return model::logical_phases(every_phase_of(dir));
 }
 
 HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& training,
                                 const std::filesystem::path& holdout) {
+  std::vector<signature::Signature> signatures;
+  for (const auto& dir : training) signatures.push_back(every_phase_of(dir));
+  // The runs as `p3s model` relates them: cut like the largest where they read like it.
+  model::RunsForModel runs = model::runs_for_model(signatures, {}, every_phase_of(holdout));
   model::SltInputs inputs;
-  for (const auto& dir : training) inputs.runs.push_back(logical_run(dir));
-  inputs.holdout = logical_run(holdout);
+  inputs.runs = std::move(runs.training);
+  inputs.holdout = std::move(runs.holdout);
   HeldOutModel out;
   out.built = model::build_slt(inputs);
   out.holdout = *inputs.holdout;
+  // As `p3s model --holdout` does: the run settles what the training runs left undecided.
+  model::HoldoutCheck check =
+      model::check_holdout(out.built.slt, out.holdout, out.built.holdout_phase);
+  model::settle_by_holdout(out.built, check);
   const model::Slt& slt = out.built.slt;
   for (std::size_t k = 1; k < slt.phases.size(); ++k) {
     if (slt.phases[k].shares.back() > slt.phases[out.main].shares.back()) out.main = k;

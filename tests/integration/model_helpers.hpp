@@ -22,6 +22,8 @@ struct HeldOutModel {
 // Every run's phases, relevant or not, as the model reads them.
 model::LogicalRun logical_run(const std::filesystem::path& dir);
 
+// The hold-out run related to the SLT as `p3s model --holdout` relates it, settling the rules
+// the training runs left undecided where it can (model::settle_by_holdout).
 HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& training,
                                 const std::filesystem::path& holdout);
 

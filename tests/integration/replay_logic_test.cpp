@@ -147,8 +147,10 @@ std::size_t measurable_units(const std::vector<TextCall>& calls,
 void check_replay(const LogicCase& c, const fs::path& work, int n, int processes) {
   SCOPED_TRACE(c.app + " N = " + std::to_string(n) + " on R = " + std::to_string(processes));
   const fs::path slt = work / "app.slt";
-  const CommandResult generated = run_command({p3s_bin(), "generate", slt.string(), "-n",
-                                               std::to_string(n), "-o", (work / "st4np").string()});
+  // Each N replaces the ST4NP of the one before.
+  const CommandResult generated =
+      run_command({p3s_bin(), "generate", slt.string(), "-n", std::to_string(n), "-o",
+                   (work / "st4np").string(), "--force"});
   ASSERT_EQ(generated.exit_code, 0) << generated.output;
   const St4npText st4np = read_st4np_text(work / "st4np" / "st4np.txt");
   ASSERT_EQ(st4np.nprocs, n);

@@ -39,6 +39,7 @@ St4npText read_st4np_text(const std::filesystem::path& file) {
       std::string name;
       std::getline(s, name);
       t.phase_names.push_back(name.substr(name.find_first_not_of(' ')));
+      t.phase_weights.push_back(weight);
     } else if (word == "rank") {
       s >> rank;
     } else if (word == "phase") {
@@ -61,6 +62,8 @@ St4npText read_st4np_text(const std::filesystem::path& file) {
       c.op = word;
       c.completion = is_completion(word);
       c.burst_ns = f[2];
+      c.dst = static_cast<std::int32_t>(f[3]);
+      c.bytes = f[5];
       add_once(c.peers, static_cast<std::int32_t>(f[3]));
       add_once(c.peers, static_cast<std::int32_t>(f[6]));
       calls->push_back(c);

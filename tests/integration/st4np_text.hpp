@@ -18,11 +18,14 @@ struct TextCall {
   std::vector<std::int32_t> completes;  // a completion's requests' distinct peers
   bool completion = false;
   std::int64_t burst_ns = 0;  // the compute before the call (BURST_CPU)
+  std::int32_t dst = -1;      // the rank it sends to, -1 for none
+  std::int64_t bytes = 0;     // what it sends (a collective: contributes)
 };
 
 struct St4npText {
   int nprocs = 0;
   std::vector<std::string> phase_names;
+  std::vector<double> phase_weights;
   std::map<std::pair<int, int>, std::vector<TextCall>> calls;  // (phase, rank)
 };
 

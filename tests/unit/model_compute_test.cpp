@@ -198,7 +198,8 @@ TEST(ComputeModel, ComputeSectionRoundTripsThroughJson) {
   Slt slt;
   slt.application = "app";
   slt.runs = {2, 4};
-  slt.coverage = {{2, "runs/2", 1.0, {}}, {4, "runs/4", 0.9, {{"phase 1 (bcast)", 0.1, "why"}}}};
+  slt.coverage = {{2, "runs/2", 1.0, {}},
+                  {4, "runs/4", 0.9, {{"phase 1 (bcast)", 0.1, "why", 1, true}}}};
   PhaseModel phase;
   phase.name = "phase 0";
   phase.weight = constant(10);

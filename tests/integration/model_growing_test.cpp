@@ -1,0 +1,239 @@
+// Communication structures that grow with n (issue 21), one small app each: pipelines of sqrt(n)
+// stages over a multipartition with per-stage tags, log2 row reductions with a transpose on
+// square and 2:1 grids, and multigrid levels with idle coarse ranks on a grid built from thirds
+// of log2(n). Each is traced at the small n a user would pick, modelled with `p3s model`, held
+// against a real run at 4x the largest training n, and generated there and at 16x. The bytes
+// every rank sends every other rank in one iteration of the app's loop are then held against
+// what the app's own arithmetic gives at that n, computed here from its source's rules (the
+// header comments of tests/apps/multipartition.c, cg2d.c and mgrid.c), not by p3s.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "integration/model_helpers.hpp"
+#include "integration/run_helpers.hpp"
+#include "integration/st4np_text.hpp"
+#include "model/slt_json.hpp"
+
+namespace p3s::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bytes sent per (sender, receiver) in one iteration.
+using PairBytes = std::map<std::pair<int, int>, std::int64_t>;
+
+struct GrowingCase {
+  std::string app;
+  std::vector<std::string> args;
+  std::vector<int> training;
+  int holdout = 0;
+  std::vector<int> generated;  // N to generate and check the bytes at, beyond the hold-out
+  int iterations = 0;
+  std::function<PairBytes(int)> expected;
+};
+
+fs::path traced(const fs::path& work, const GrowingCase& c, int n) {
+  const fs::path dir = work / (c.app + "-" + std::to_string(n));
+  const CommandResult result = trace_app(dir, n, c.app, c.args);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return dir;
+}
+
+// The bytes each rank sends each other rank in one iteration of an ST4NP's loop. Every
+// point-to-point message of these apps is sent in the loop, and app_cg2d's loop has no
+// collective to cut it at, so a model may well hold one iteration as several phases: the whole
+// ST4NP's bytes (each phase's repetition times its weight) over the iteration count.
+PairBytes st4np_pairs(const St4npText& st4np, int iterations) {
+  PairBytes pairs;
+  for (const auto& [key, calls] : st4np.calls) {
+    const std::int64_t weight = std::llround(st4np.phase_weights.at(key.first));
+    for (const TextCall& c : calls) {
+      if (c.dst >= 0 && !c.completion) pairs[{key.second, c.dst}] += weight * c.bytes;
+    }
+  }
+  for (auto& [pair, bytes] : pairs) {
+    EXPECT_EQ(bytes % iterations, 0) << pair.first << " -> " << pair.second;
+    bytes /= iterations;
+  }
+  return pairs;
+}
+
+// Bytes the model sends to a (sender, receiver) pair beyond what the app sends there.
+std::int64_t misrouted(const PairBytes& app, const PairBytes& model) {
+  std::int64_t wrong = 0;
+  for (const auto& [pair, bytes] : model) {
+    const auto it = app.find(pair);
+    wrong += std::max<std::int64_t>(0, bytes - (it == app.end() ? 0 : it->second));
+  }
+  return wrong;
+}
+
+void expect_bytes_at(const GrowingCase& c, const fs::path& work, int n) {
+  SCOPED_TRACE(c.app + " generated at N = " + std::to_string(n));
+  const fs::path dir = work / ("st4np-" + std::to_string(n));
+  const CommandResult generated = run_command({p3s_bin(), "generate", (work / "app.slt").string(),
+                                               "-n", std::to_string(n), "-o", dir.string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  EXPECT_NE(generated.output.find("consistent"), std::string::npos) << generated.output;
+  const PairBytes model = st4np_pairs(read_st4np_text(dir / "st4np.txt"), c.iterations);
+  const PairBytes app = c.expected(n);
+  EXPECT_EQ(misrouted(app, model), 0);
+  EXPECT_EQ(model, app);
+}
+
+void check_growing(const GrowingCase& c) {
+  const fs::path work = scratch_dir("growing_" + c.app);
+  std::vector<fs::path> training;
+  std::vector<std::string> cmd = {p3s_bin(), "model"};
+  for (int n : c.training) {
+    training.push_back(traced(work, c, n));
+    cmd.push_back(training.back().string());
+  }
+  const fs::path holdout = traced(work, c, c.holdout);
+  cmd.insert(cmd.end(), {"--holdout", holdout.string(), "-o", (work / "app.slt").string()});
+  // Exit 0: every training run covered to 90 %, and nothing left undecided.
+  const CommandResult modelled = run_command(cmd);
+  EXPECT_EQ(modelled.exit_code, 0) << modelled.output;
+  if (modelled.exit_code != 0) return;
+  const model::Slt slt = model::read_slt(work / "app.slt");
+  EXPECT_EQ(slt.coverage.size(), c.training.size()) << modelled.output;
+  for (const model::RunCoverage& cov : slt.coverage) {
+    EXPECT_GE(cov.modelled, 0.9) << "n = " << cov.n << "\n" << modelled.output;
+  }
+  const HeldOutModel held = model_with_holdout(training, holdout);
+  // The loop: of the phases repeated a multiple of the iteration count at the hold-out, the one
+  // with the largest share of the largest training run (expect_holdout_exact then holds every
+  // phase of 1 % or more of the hold-out run).
+  const std::size_t none = held.built.slt.phases.size();
+  std::size_t loop = none;
+  for (std::size_t k = 0; k < none; ++k) {
+    const model::PhaseModel& phase = held.built.slt.phases[k];
+    const long weight = std::lround(phase.weight.at(c.holdout));
+    if (weight < c.iterations || weight % c.iterations != 0) continue;
+    if (loop == none || phase.shares.back() > held.built.slt.phases[loop].shares.back()) loop = k;
+  }
+  ASSERT_LT(loop, held.built.slt.phases.size()) << modelled.output;
+  expect_holdout_exact(held, loop, 0.3);
+  expect_bytes_at(c, work, c.holdout);
+  for (int n : c.generated) expect_bytes_at(c, work, n);
+}
+
+int exact_log2(int n) {
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  EXPECT_EQ(1 << k, n) << "not a power of two";
+  return k;
+}
+
+// app_multipartition: p x p x p cells of e = size / p points, cell (x, y, z) owned by
+// ((y - x) mod p) * p + (z - x) mod p. Per time step, along each axis, every cell but the last
+// sends a face (e^2 points of 5 doubles) to the owner of the next cell (forward elimination), and
+// every cell but the first one to the owner of the previous cell (back substitution).
+PairBytes multipartition_pairs(int n, std::int64_t size) {
+  const int p = static_cast<int>(std::lround(std::sqrt(n)));
+  EXPECT_EQ(p * p, n);
+  EXPECT_EQ(size % p, 0);
+  const std::int64_t e = size / p, face = e * e * 5 * 8;
+  auto owner = [p](const std::array<int, 3>& cell) {
+    return ((cell[1] - cell[0] + p) % p) * p + (cell[2] - cell[0] + p) % p;
+  };
+  PairBytes pairs;
+  for (int x = 0; x < p; ++x)
+    for (int y = 0; y < p; ++y)
+      for (int z = 0; z < p; ++z) {
+        const std::array<int, 3> cell = {x, y, z};
+        const int r = owner(cell);
+        for (int d = 0; d < 3; ++d) {
+          std::array<int, 3> next = cell, prev = cell;
+          ++next[d];
+          --prev[d];
+          if (cell[d] < p - 1) pairs[{r, owner(next)}] += face;
+          if (cell[d] > 0) pairs[{r, owner(prev)}] += face;
+        }
+      }
+  return pairs;
+}
+
+TEST(ModelGrowing, MultipartitionPipelinesOfSqrtNStages) {
+  check_growing({"app_multipartition", {"48", "10"}, {1, 4, 9, 16}, 64, {256}, 10, [](int n) {
+                   return multipartition_pairs(n, 48);
+                 }});
+}
+
+// app_cg2d: nprows = 2^floor(k/2), npcols = n / nprows, row-major. Per iteration three row
+// reductions over the bits of the column (na / nprows doubles, then 1, then 1) and a transpose
+// of na / npcols doubles with (col, row), or on a 2:1 grid (row, 2c + h) with (c, 2 row + h),
+// unless that is the rank itself.
+PairBytes cg2d_pairs(int n, std::int64_t na) {
+  const int k = exact_log2(n);
+  const int nprows = 1 << (k / 2), npcols = n / nprows;
+  PairBytes pairs;
+  for (int r = 0; r < n; ++r) {
+    const int row = r / npcols, col = r % npcols;
+    for (int bit = 1; bit < npcols; bit <<= 1) {
+      pairs[{r, row * npcols + (col ^ bit)}] += (na / nprows + 2) * 8;
+    }
+    const int transposed =
+        npcols == nprows ? col * npcols + row : (col / 2) * npcols + 2 * row + col % 2;
+    if (transposed != r) pairs[{r, transposed}] += na / npcols * 8;
+  }
+  return pairs;
+}
+
+// The hold-out (8 x 8) and 16x (16 x 16) grids are square: 128 (8 x 16) holds the 2:1 transpose
+// beyond the training runs too.
+TEST(ModelGrowing, RowReductionsAndTransposeOnSquareAndOblongGrids) {
+  check_growing({"app_cg2d", {"4096", "15"}, {1, 2, 4, 8, 16}, 64, {128, 256}, 15, [](int n) {
+                   return cg2d_pairs(n, 4096);
+                 }});
+}
+
+// app_mgrid: px = 2^floor(k/3), py = 2^ceil((k-1)/3), pz = 2^ceil(k/3), x fastest. At level l
+// (size / 2^l points per dimension) a rank is active when, in every dimension of extent q, it
+// holds size / (q 2^l) points or, below one, its coordinate is a multiple of q 2^l / size; it
+// then sends, along each dimension with q > 1, a face (the product of its point counts in the
+// other two) to the next active rank either way. Two halo exchanges per level per cycle.
+PairBytes mgrid_pairs(int n, std::int64_t size) {
+  const int k = exact_log2(n);
+  const std::array<int, 3> q = {1 << (k / 3), 1 << ((k + 1) / 3), 1 << ((k + 2) / 3)};
+  const int levels = exact_log2(static_cast<int>(size));
+  PairBytes pairs;
+  for (int l = 0; l < levels; ++l) {
+    const std::int64_t points = size >> l;
+    for (int r = 0; r < n; ++r) {
+      const std::array<int, 3> c = {r % q[0], r / q[0] % q[1], r / (q[0] * q[1])};
+      std::array<std::int64_t, 3> held{};
+      std::array<int, 3> step{};
+      bool active = true;
+      for (int d = 0; d < 3; ++d) {
+        step[d] = points >= q[d] ? 1 : static_cast<int>(q[d] / points);
+        held[d] = points >= q[d] ? points / q[d] : 1;
+        active = active && c[d] % step[d] == 0;
+      }
+      if (!active) continue;
+      for (int d = 0; d < 3; ++d) {
+        if (q[d] == 1) continue;
+        const std::int64_t face = held[0] * held[1] * held[2] / held[d] * 8;
+        for (int side : {-1, 1}) {
+          std::array<int, 3> t = c;
+          t[d] = (c[d] + side * step[d] + q[d]) % q[d];
+          pairs[{r, t[0] + q[0] * (t[1] + q[1] * t[2])}] += 2 * face;
+        }
+      }
+    }
+  }
+  return pairs;
+}
+
+TEST(ModelGrowing, MultigridLevelsWithIdleCoarseRanks) {
+  check_growing({"app_mgrid", {"32", "10"}, {1, 2, 4, 8, 16}, 64, {256}, 10, [](int n) {
+                   return mgrid_pairs(n, 32);
+                 }});
+}
+
+}  // namespace
+}  // namespace p3s::testing
