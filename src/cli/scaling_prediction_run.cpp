@@ -82,7 +82,7 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
                       request.dir / "app.slt",
                       static_cast<int>(point.n),
                       request.dir / fmt::format("replay-{}.json", point.n),
-                      {"--partial", "--force"}};
+                      {"--force"}};
   if (request.policy.carry_nearest) launch.extra.push_back("--carry-nearest");
   if (request.policy.partial) launch.extra.push_back("--partial");
   if (request.policy.accept_undecided) launch.extra.push_back("--accept-ambiguous");
