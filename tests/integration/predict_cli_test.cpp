@@ -729,7 +729,7 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
     return p3s(args);
   };
 
-  // Per phase: PET = sum of PhaseET x weight; PhaseET the slowest rank's mean.
+  // Per phase: PET = sum of PhaseET x weight + fill; PhaseET the slowest rank's mean.
   {
     SCOPED_TRACE("per-phase");
     const CommandResult r = simulate("per-phase.json", {"--repetitions", "2"});
@@ -750,7 +750,8 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
     double sum = 0;
     for (const auto& phase : j.at("phases")) {
       const double et = phase.at("phase_et_seconds").get<double>();
-      sum += et * phase.at("weight").get<double>();
+      sum += et * phase.at("weight").get<double>() + phase.at("fill_seconds").get<double>();
+      EXPECT_GE(phase.at("fill_seconds").get<double>(), 0);
       const auto& per_rank = phase.at("per_rank_seconds");
       const double lo = per_rank.at("min").get<double>(), mean = per_rank.at("mean").get<double>(),
                    hi = per_rank.at("max").get<double>();
@@ -759,7 +760,7 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
       expect_relative(hi, et, 1e-9, "PhaseET against the slowest rank");
     }
     const double pet = j.at("pet_seconds").get<double>();
-    expect_relative(pet, sum, 1e-9, "PET against sum of PhaseET x weight");
+    expect_relative(pet, sum, 1e-9, "PET against sum of PhaseET x weight + fill");
     expect_relative(pet, truth, kTolerance, "PET against smpirun");
     EXPECT_NE(r.output.find("PET"), std::string::npos) << r.output;
   }
