@@ -19,24 +19,33 @@ void BlackHole::complete_all() {
 
 void BlackHole::serve(int process) {
   for (;;) {
-    const Control c = receive_control(process, control_);
-    if (c.kind == Control::End) break;
-    if (requests_.size() + 2 > kMaxInFlight) complete_all();
-    if (c.recv_bytes >= 0) {
-      in_.emplace_back(static_cast<std::size_t>(c.recv_bytes));
-      requests_.emplace_back();
-      MPI_Irecv(in_.back().data(), static_cast<int>(c.recv_bytes), MPI_BYTE, process, c.recv_tag,
-                data_, &requests_.back());
-    }
-    if (c.send_bytes >= 0) {
-      if (static_cast<std::int64_t>(out_.size()) < c.send_bytes)
-        out_.resize(static_cast<std::size_t>(c.send_bytes));
-      requests_.emplace_back();
-      MPI_Isend(out_.data(), static_cast<int>(c.send_bytes), MPI_BYTE, process, c.send_tag, data_,
-                &requests_.back());
+    const StepRequests step = receive_step_requests(process, control_);
+    if (step.requests.empty()) break;
+    // Every repetition's messages at once, in call order: the absent ranks are ahead of the
+    // measurable process, their messages there before it asks (a large one still moves when
+    // it does), and what it sends finds a receive posted.
+    for (std::int64_t rep = 0; rep < step.repetitions; ++rep) {
+      if (requests_.size() + 2 * step.requests.size() > kMaxInFlight) complete_all();
+      for (const Control& c : step.requests) serve_request(process, c);
     }
   }
   complete_all();
+}
+
+void BlackHole::serve_request(int process, const Control& c) {
+  if (c.recv_bytes >= 0) {
+    in_.emplace_back(static_cast<std::size_t>(c.recv_bytes));
+    requests_.emplace_back();
+    MPI_Irecv(in_.back().data(), static_cast<int>(c.recv_bytes), MPI_BYTE, process, c.recv_tag,
+              data_, &requests_.back());
+  }
+  if (c.send_bytes >= 0) {
+    if (static_cast<std::int64_t>(out_.size()) < c.send_bytes)
+      out_.resize(static_cast<std::size_t>(c.send_bytes));
+    requests_.emplace_back();
+    MPI_Isend(out_.data(), static_cast<int>(c.send_bytes), MPI_BYTE, process, c.send_tag, data_,
+              &requests_.back());
+  }
 }
 
 }  // namespace p3s::replay

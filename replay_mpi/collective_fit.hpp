@@ -6,7 +6,10 @@
 // root receiving from every member) grow with P, trees and recursive doubling with log2 P (a
 // binomial tree of P members is floor(log2 P) deep, whatever its root sends first). Of
 // the fits with the constant and any of the two terms, all coefficients but the constant
-// non-negative, the closest to the points is kept.
+// non-negative, the simplest is kept that lies within a collective's own scatter (2 %) of every
+// point, or within 1.5 times the closest fit's largest error when none does: a term that only
+// explains noise would grow it over N / R (SMPI's recursive doubling at P = 2..16 rises by
+// 0.5 % within a level of log2 P, which a term in P took for growth, +8 % at P = 256).
 #include <cstdint>
 #include <string>
 #include <vector>

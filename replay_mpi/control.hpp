@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace p3s::replay {
 
@@ -32,5 +33,13 @@ void leave_together(MPI_Comm comm);
 // Sends a control message (small: MPI sends it eagerly, the caller does not wait for the peer).
 void send_control(const Control& c, int process, MPI_Comm comm);
 Control receive_control(int process, MPI_Comm comm);
+// A step's requests of a black hole: one repetition's, in call order, to serve `repetitions`
+// times; no requests end the black hole's step.
+struct StepRequests {
+  std::vector<Control> requests;
+  std::int64_t repetitions = 0;
+};
+void send_step_requests(const StepRequests& s, int process, MPI_Comm comm);
+StepRequests receive_step_requests(int process, MPI_Comm comm);
 
 }  // namespace p3s::replay

@@ -242,6 +242,7 @@ MeasurableOptions measurable_options(const ReplayOptions& o, bool live,
   mo.ranks_per_node = o.ranks_per_node;
   mo.mapping = o.mapping;
   mo.record_messages = o.messages;
+  mo.record_units = o.units;
   mo.noise_cap = o.noise_cap;
   return mo;
 }
@@ -291,11 +292,13 @@ void play_steps(const Setup& setup, const core::ScaledTrace& trace, const Roles&
 MeasurementRecords gather(const MeasurementRecords& mine) {
   MeasurementRecords all;
   all.seconds = gather(mine.seconds);
+  all.compute = gather(mine.compute);
   all.completions = gather(mine.completions);
   all.repetition_seconds = gather(mine.repetition_seconds);
   all.repetition_completions = gather(mine.repetition_completions);
   all.steps = gather(mine.steps);
   all.messages = gather(mine.messages);
+  all.units = gather(mine.units);
   return all;
 }
 

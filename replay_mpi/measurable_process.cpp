@@ -28,6 +28,19 @@ double summed(const std::vector<std::vector<double>>& by_rep, std::size_t k) {
   return sum;
 }
 
+// What the black hole receives (tag, bytes) and sends (tag, bytes) for one call, -1 for
+// neither.
+Control serve(std::int32_t recv_tag, std::int64_t recv_bytes, std::int32_t send_tag,
+              std::int64_t send_bytes) {
+  Control c;
+  c.kind = Control::Serve;
+  c.recv_tag = recv_tag;
+  c.recv_bytes = recv_bytes;
+  c.send_tag = send_tag;
+  c.send_bytes = send_bytes;
+  return c;
+}
+
 }  // namespace
 
 MeasurableProcess::MeasurableProcess(const core::ScaledTrace& trace, const Setup& setup,
@@ -107,32 +120,43 @@ StepCounts MeasurableProcess::run_step(int index, int slot, bool warmup) {
   MeasuredTimes times{std::vector<std::vector<double>>(measured_repetitions,
                                                        std::vector<double>(measured_.size(), 0.0)),
                       std::vector<std::vector<double>>(
-                          measured_repetitions, std::vector<double>(program_.steps.size(), 0.0))};
-  const int repetitions = 1 + options_.repetitions;
-  for (int rep = 0; rep < repetitions; ++rep) {
-    const bool measuring = !warmup && rep > 0;
-    if (slot == 0 && measuring && noise.per_pair > 0) start_noise(noise.per_pair, noise.bytes);
-    // Repetition 0 is the warm-up: it is played, never measured.
-    const std::size_t measured_rep = measuring ? static_cast<std::size_t>(rep - 1) : 0;
-    double previous = now();
-    for (std::size_t i = 0; i < program_.steps.size(); ++i) {
-      if (collectives_only_) {
-        if (is_replayed_collective(program_.steps[i].op)) collective(program_.steps[i]);
-        continue;
-      }
-      previous = play_call(i, measuring, measured_rep, previous, times);
-    }
-    finish_repetition();
-    counts.executed += collectives_only_ ? 0 : static_cast<std::int64_t>(program_.steps.size());
+                          measured_repetitions, std::vector<double>(program_.steps.size(), 0.0)),
+                      std::vector<int>(measured_.size(), 0), 0};
+  const int warmups = warmup_repetitions(setup_.plan.steps[static_cast<std::size_t>(index)]);
+  const int repetitions = warmups + options_.repetitions;
+  // What the black hole serves, before the first repetition; no requests end its step (below).
+  if (StepRequests asked{black_hole_requests(), repetitions};
+      black_hole_ >= 0 && !asked.requests.empty()) {
+    send_step_requests(asked, black_hole_, comms_.control);
   }
+  for (int rep = 0; rep < repetitions; ++rep) {
+    const bool measuring = !warmup && rep >= warmups;
+    if (slot == 0 && measuring && noise.per_pair > 0) start_noise(noise.per_pair, noise.bytes);
+    // The warm-up repetitions are played, never measured.
+    play_repetition(measuring, measuring ? static_cast<std::size_t>(rep - warmups) : 0, times);
+  }
+  counts.executed = times.calls;
   if (slot == 0 && !setup_.noise_pairs.empty())
     for (const auto& pair : setup_.noise_pairs) send_control(Control{}, pair.first, comms_.control);
-  if (black_hole_ >= 0) send_control(Control{}, black_hole_, comms_.control);
+  if (black_hole_ >= 0) send_step_requests({}, black_hole_, comms_.control);
   if (!warmup && !collectives_only_) {
     counts.measured = std::count(measured_.begin(), measured_.end(), 1);
     add_measured(times);
+    if (options_.record_units) add_unit_records(times);
   }
   return counts;
+}
+
+void MeasurableProcess::play_repetition(bool measuring, std::size_t rep, MeasuredTimes& times) {
+  double previous = now();
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    if (collectives_only_) {
+      if (is_replayed_collective(program_.steps[i].op)) collective(program_.steps[i]);
+      continue;
+    }
+    previous = play_call(i, measuring, rep, previous, times);
+  }
+  finish_repetition();
 }
 
 MeasurableProcess::NoiseLoad MeasurableProcess::noise_load(std::int64_t own_messages) const {
@@ -164,11 +188,17 @@ double MeasurableProcess::play_call(std::size_t i, bool measuring, std::size_t r
     execute(call, timed && options_.record_messages);
   }
   const double ended = now();
+  ++times.calls;
   if (measuring && !peers.empty()) {
     if (measured_[unit]) times.computes[rep][i] += called - previous;
-    for (std::size_t k = 0; k < peers.size(); ++k)
-      if (measured_[unit + k]) times.units[rep][unit + k] += done_[k] - called;
+    for (std::size_t k = 0; k < peers.size(); ++k) {
+      if (!measured_[unit + k]) continue;
+      times.units[rep][unit + k] += done_[k] - called;
+      ++times.timed[unit + k];
+    }
   } else if (timed) {
+    ++times.timed[unit];
+    times.computes[rep][i] += called - previous;
     const bool fitted = is_replayed_collective(call.op) && !options_.collectives_live;
     times.units[rep][unit] += fitted ? called - previous +
                                            options_.fitted->at(CollectiveShape{
@@ -194,9 +224,26 @@ void MeasurableProcess::add_measured(const MeasuredTimes& times) {
     for (std::size_t r = 0; r < measured_repetitions; ++r) total_by_rep[r] += times.units[r][first];
   }
   seconds_[{phase_, rank_}] += total;
+  // Each call's compute is measured with its first unit, so once over the steps.
+  double compute = 0;
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    if (measured_[first_unit_[i]]) compute += summed(times.computes, i) / reps;
+  }
+  compute_seconds_[{phase_, rank_}] += compute;
   std::vector<double>& by_rep = repetition_seconds_[{phase_, rank_}];
   by_rep.resize(measured_repetitions, 0.0);
   for (std::size_t r = 0; r < measured_repetitions; ++r) by_rep[r] += total_by_rep[r];
+}
+
+void MeasurableProcess::add_unit_records(const MeasuredTimes& times) {
+  for (std::size_t i = 0; i < program_.steps.size(); ++i) {
+    for (std::uint32_t u = first_unit_[i]; u < first_unit_[i + 1]; ++u) {
+      if (times.timed[u] == 0) continue;
+      const double seconds = summed(times.units, u) / options_.repetitions;
+      units_.push_back({phase_, rank_, static_cast<int>(i), static_cast<int>(u - first_unit_[i]),
+                        step_, times.timed[u], seconds});
+    }
+  }
 }
 
 void MeasurableProcess::add_completion(std::size_t i, const MeasuredTimes& times) {
@@ -219,6 +266,60 @@ void MeasurableProcess::add_completion(std::size_t i, const MeasuredTimes& times
     for (std::size_t r = 0; r < measured_repetitions; ++r)
       part.latest_by_repetition[r] = std::max(part.latest_by_repetition[r], times.units[r][u]);
   }
+}
+
+std::vector<Control> MeasurableProcess::black_hole_requests() const {
+  std::vector<Control> requests;
+  if (collectives_only_) return requests;
+  for (const core::ProgramStep& call : program_.steps) black_hole_requests(call, requests);
+  return requests;
+}
+
+void MeasurableProcess::black_hole_requests(const core::ProgramStep& call,
+                                            std::vector<Control>& out) const {
+  switch (call.op) {
+    case Op::Sendrecv:
+    case Op::SendrecvReplace:
+      return sendrecv_request(call, out);
+    case Op::Startall:
+      for (std::uint32_t k = 0; k < call.record_count; ++k) {
+        const core::RequestRecord& r = program_.records[call.first_record + k];
+        if (!external(r.peer)) continue;
+        out.push_back(r.send ? serve(r.tag, r.bytes, -1, -1) : serve(-1, -1, r.tag, r.bytes));
+      }
+      return;
+    case Op::Probe:
+    case Op::Iprobe:  // not replayed
+    case Op::SendInit:
+    case Op::RecvInit:  // only describe a request, which Start makes
+      return;
+    default:
+      // Any other point-to-point call or Start: its destination, its source.
+      if (const core::OpKind kind = core::op_kind(call.op);
+          kind != core::OpKind::PointToPoint && kind != core::OpKind::Persistent) {
+        return;
+      }
+      if (external(call.dst)) out.push_back(serve(call.tag, call.bytes, -1, -1));
+      if (external(call.src)) out.push_back(serve(-1, -1, call.rtag, call.rbytes));
+      return;
+  }
+}
+
+void MeasurableProcess::sendrecv_request(const core::ProgramStep& call,
+                                         std::vector<Control>& out) const {
+  // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both ends
+  // (as sendrecv() sends them). Both halves in one request when both are the black hole's: it
+  // then exchanges at once.
+  Control c = serve(-1, -1, -1, -1);
+  if (external(call.dst)) {
+    c.recv_tag = std::max(call.tag, 0);
+    c.recv_bytes = call.bytes;
+  }
+  if (external(call.src)) {
+    c.send_tag = std::max(call.rtag, 0);
+    c.send_bytes = call.rbytes;
+  }
+  if (c.recv_bytes >= 0 || c.send_bytes >= 0) out.push_back(c);
 }
 
 void MeasurableProcess::execute(const core::ProgramStep& call, bool record) {
@@ -282,13 +383,6 @@ void MeasurableProcess::send(Op op, std::int32_t dst, std::int32_t tag, std::int
                                 std::to_string(rank_) + ": tag " + std::to_string(tag) +
                                 " is outside this MPI's 0.." + std::to_string(tag_ub_));
   const int to = process_of(dst);
-  if (!loaded(dst)) {
-    Control c;
-    c.kind = Control::Serve;
-    c.recv_tag = tag;
-    c.recv_bytes = bytes;
-    send_control(c, to, comms_.control);
-  }
   const double posted = now();
   char* data = send_buffer(bytes);
   switch (op) {
@@ -322,20 +416,14 @@ void MeasurableProcess::send(Op op, std::int32_t dst, std::int32_t tag, std::int
 void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::int64_t bytes,
                                 std::int64_t req, bool record) {
   const int from = process_of(src);
-  Control c;
-  c.kind = Control::Serve;
-  c.send_tag = tag;
-  c.send_bytes = bytes;
   const double posted = now();
   if (op == Op::Irecv) {
     Pending p = pending(src, bytes, false, record, posted);
     MPI_Irecv(receive_buffer(req, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
               &p.request);
     pending_[req] = p;
-    if (!loaded(src)) send_control(c, from, comms_.control);
     return;
   }
-  if (!loaded(src)) send_control(c, from, comms_.control);
   MPI_Recv(receive_buffer(-1, bytes), count(bytes), MPI_BYTE, from, tag, comms_.data,
            MPI_STATUS_IGNORE);
   if (record)
@@ -345,25 +433,9 @@ void MeasurableProcess::receive(Op op, std::int32_t src, std::int32_t tag, std::
 void MeasurableProcess::sendrecv(const core::ProgramStep& call, bool record) {
   const int to = call.dst >= 0 ? process_of(call.dst) : MPI_PROC_NULL;
   const int from = call.src >= 0 ? process_of(call.src) : MPI_PROC_NULL;
-  // One control message for both halves when both go to the black hole: it exchanges at once.
   // Traces imported from SMPI carry no sendrecv tags (-1): any tag does, the same on both ends.
   const int tag = std::max(call.tag, 0);
   const int rtag = std::max(call.rtag, 0);
-  Control to_hole;
-  to_hole.kind = Control::Serve;
-  if (call.dst >= 0 && !loaded(call.dst)) {
-    to_hole.recv_tag = tag;
-    to_hole.recv_bytes = call.bytes;
-  }
-  Control from_hole;
-  from_hole.kind = Control::Serve;
-  if (call.src >= 0 && !loaded(call.src)) {
-    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_tag = rtag;
-    (to_hole.recv_bytes >= 0 ? to_hole : from_hole).send_bytes = call.rbytes;
-  }
-  if (to_hole.recv_bytes >= 0 || to_hole.send_bytes >= 0)
-    send_control(to_hole, black_hole_, comms_.control);
-  if (from_hole.send_bytes >= 0) send_control(from_hole, black_hole_, comms_.control);
   const double posted = now();
   MPI_Sendrecv(send_buffer(call.bytes), count(call.bytes), MPI_BYTE, to, tag,
                receive_buffer(-1, call.rbytes), count(call.rbytes), MPI_BYTE, from, rtag,

@@ -14,6 +14,7 @@
 #include "core/scaled_trace.hpp"
 #include "replay_mpi/collective_call.hpp"
 #include "replay_mpi/compute_emulation.hpp"
+#include "replay_mpi/control.hpp"
 #include "replay_mpi/replay_comms.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "replay_mpi/replay_setup.hpp"
@@ -27,11 +28,14 @@ struct MeasurableOptions {
   std::int64_t ranks_per_node = 1;                            // the application's placement at N
   core::Mapping mapping = core::Mapping::Block;
   bool record_messages = true;
-  int noise_cap = 256;  // noise messages per pair and repetition, at most
+  bool record_units = false;  // every unit it measures, as UnitResult
+  int noise_cap = 256;        // noise messages per pair and repetition, at most
+  // One-way latency (s) of a control message to each black hole process (control_latency.hpp).
+  const std::map<int, double>* control_latency = nullptr;
 };
 
 struct StepCounts {
-  std::int64_t executed = 0;          // events, over all repetitions
+  std::int64_t executed = 0;          // calls made, over all repetitions
   std::int64_t measured = 0;          // measurement units
   std::int64_t noise_messages = 0;    // per repetition (slot 0 only)
   std::int64_t network_messages = 0;  // this process's, per repetition
@@ -48,6 +52,10 @@ class MeasurableProcess {
   // Per (phase, rank): the sum of the mean times per repetition of the calls other than
   // completions that this process measured.
   const std::map<std::pair<int, std::int32_t>, double>& rank_seconds() const { return seconds_; }
+  // Per (phase, rank): the time before its calls, the emulated compute, per repetition (mean).
+  const std::map<std::pair<int, std::int32_t>, double>& rank_compute_seconds() const {
+    return compute_seconds_;
+  }
   // The same per measured repetition (not averaged), for the spread over repetitions.
   const std::map<std::pair<int, std::int32_t>, std::vector<double>>& rank_repetition_seconds()
       const {
@@ -65,6 +73,7 @@ class MeasurableProcess {
   using CompletionKey = std::tuple<int, std::int32_t, std::uint32_t>;  // phase, rank, call
   const std::map<CompletionKey, CompletionPart>& completions() const { return completions_; }
   const std::vector<MessageResult>& messages() const { return messages_; }
+  const std::vector<UnitResult>& units() const { return units_; }
 
  private:
   struct Pending {
@@ -81,7 +90,9 @@ class MeasurableProcess {
   // for a completion, whose first unit it goes with).
   struct MeasuredTimes {
     std::vector<std::vector<double>> units;     // [repetition][unit]
-    std::vector<std::vector<double>> computes;  // [repetition][call]
+    std::vector<std::vector<double>> computes;  // [repetition][call], measured calls
+    std::vector<int> timed;                     // [unit]: repetitions that timed it
+    std::int64_t calls = 0;                     // calls made, every repetition
   };
   // What each noise pair sends per measured repetition of the step.
   struct NoiseLoad {
@@ -96,6 +107,8 @@ class MeasurableProcess {
   // The noise that makes up for the application's network messages the step does not send
   // (`own_messages`: this process's); collective over the measurable processes.
   NoiseLoad noise_load(std::int64_t own_messages) const;
+  // Plays one repetition of the step's calls (measuring repetition `rep` when `measuring`).
+  void play_repetition(bool measuring, std::size_t rep, MeasuredTimes& times);
   // Plays call i after its compute, `previous` the end of the call before; when measuring, adds
   // its measured units' times to repetition `rep`. Returns when the call ended.
   double play_call(std::size_t i, bool measuring, std::size_t rep, double previous,
@@ -104,6 +117,14 @@ class MeasurableProcess {
   // other calls' to the rank's sums.
   void add_measured(const MeasuredTimes& times);
   void add_completion(std::size_t call, const MeasuredTimes& times);
+  // Each unit the step timed, as the call timed it (record_units).
+  void add_unit_records(const MeasuredTimes& times);
+  // What one repetition's calls exchange with the ranks the step did not load, in call order:
+  // what the black hole receives, and what it sends.
+  std::vector<Control> black_hole_requests() const;
+  // Appends to `out` what `call` asks of the black hole.
+  void black_hole_requests(const core::ProgramStep& call, std::vector<Control>& out) const;
+  void sendrecv_request(const core::ProgramStep& call, std::vector<Control>& out) const;
   void execute(const core::ProgramStep& call, bool record);
   void point_to_point(const core::ProgramStep& call, bool record);
   void start_persistent(const core::ProgramStep& call, bool record);
@@ -120,6 +141,8 @@ class MeasurableProcess {
                       double completed, int in_flight);
   int process_of(std::int32_t rank) const;
   bool loaded(std::int32_t rank) const { return slot_of_.count(rank) != 0; }
+  // A peer the step did not load: its black hole stands in for it.
+  bool external(std::int32_t rank) const { return rank >= 0 && !loaded(rank); }
   char* send_buffer(std::int64_t bytes);
   char* receive_buffer(std::int64_t req, std::int64_t bytes);
   std::int64_t network_messages() const;
@@ -157,9 +180,11 @@ class MeasurableProcess {
   CollectiveCall collective_;
 
   std::map<std::pair<int, std::int32_t>, double> seconds_;
+  std::map<std::pair<int, std::int32_t>, double> compute_seconds_;
   std::map<std::pair<int, std::int32_t>, std::vector<double>> repetition_seconds_;
   std::map<CompletionKey, CompletionPart> completions_;
   std::vector<MessageResult> messages_;
+  std::vector<UnitResult> units_;
 };
 
 }  // namespace p3s::replay

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kStepFields = 6;
 constexpr std::size_t kMessageFields = 9;
+constexpr std::size_t kUnitFields = 7;
 
 // Per phase, each rank's time (the sum of its calls'): the mean over the measured repetitions,
 // and each measured repetition's. A phase no process measured has zeros.
@@ -101,6 +102,7 @@ std::map<int, std::vector<double>> add_step_log(const std::vector<double>& steps
     StepResult sr;
     sr.phase = s.phase;
     sr.ranks = s.ranks;
+    sr.warmup_repetitions = warmup_repetitions(s);
     sr.executed.assign(s.ranks.size(), 0);
     sr.measured.assign(s.ranks.size(), 0);
     sr.black_holes = s.black_holes;
@@ -116,6 +118,19 @@ std::map<int, std::vector<double>> add_step_log(const std::vector<double>& steps
     own_network[static_cast<int>(steps[i])].push_back(steps[i + 5]);
   }
   return own_network;
+}
+
+// The slowest rank's measured compute per repetition, per phase.
+std::map<int, double> slowest_compute(const std::vector<double>& compute) {
+  std::map<std::pair<int, int>, double> per_rank;
+  for (std::size_t i = 0; i + 3 <= compute.size(); i += 3) {
+    per_rank[{static_cast<int>(compute[i]), static_cast<int>(compute[i + 1])}] += compute[i + 2];
+  }
+  std::map<int, double> slowest;
+  for (const auto& [key, seconds] : per_rank) {
+    slowest[key.first] = std::max(slowest[key.first], seconds);
+  }
+  return slowest;
 }
 
 PhaseResult phase_result(int p, const core::ScaledTrace& trace, const Setup& setup,
@@ -194,11 +209,21 @@ void record_measurements(const MeasurableProcess& process, MeasurementRecords& r
     records.seconds.insert(records.seconds.end(), {static_cast<double>(key.first),
                                                    static_cast<double>(key.second), value});
   }
+  for (const auto& [key, value] : process.rank_compute_seconds()) {
+    records.compute.insert(records.compute.end(), {static_cast<double>(key.first),
+                                                   static_cast<double>(key.second), value});
+  }
   for (const auto& [key, part] : process.completions()) {
     records.completions.insert(
         records.completions.end(),
         {static_cast<double>(std::get<0>(key)), static_cast<double>(std::get<1>(key)),
          static_cast<double>(std::get<2>(key)), part.compute, part.latest});
+  }
+  for (const UnitResult& u : process.units()) {
+    records.units.insert(records.units.end(),
+                         {static_cast<double>(u.phase), static_cast<double>(u.rank),
+                          static_cast<double>(u.call), static_cast<double>(u.unit),
+                          static_cast<double>(u.step), static_cast<double>(u.timed), u.seconds});
   }
   for (const MessageResult& m : process.messages()) {
     records.messages.insert(
@@ -216,13 +241,20 @@ void add_measurements(const MeasurementRecords& all, const core::ScaledTrace& tr
   RankTimes times(result.nprocs, static_cast<std::size_t>(result.repetitions));
   add_mean_times(all, times);
   add_repetition_times(all, static_cast<std::size_t>(result.repetitions), times);
+  const std::map<int, double> compute = slowest_compute(all.compute);
   for (const int p : phases) {
     PhaseResult ph = phase_result(p, trace, setup, collectives_live, result, times, own_network);
+    if (const auto c = compute.find(p); c != compute.end()) ph.compute_seconds = c->second;
     result.pet += ph.phase_et * ph.weight;
     result.phases.push_back(std::move(ph));
   }
   for (std::size_t i = 0; i + kMessageFields <= all.messages.size(); i += kMessageFields)
     result.messages.push_back(message_result(all.messages, i));
+  for (std::size_t i = 0; i + kUnitFields <= all.units.size(); i += kUnitFields) {
+    const auto field = [&](std::size_t k) { return static_cast<int>(all.units[i + k]); };
+    result.units.push_back(
+        {field(0), field(1), field(2), field(3), field(4), field(5), all.units[i + 6]});
+  }
 }
 
 }  // namespace p3s::replay

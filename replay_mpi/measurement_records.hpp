@@ -16,13 +16,14 @@ struct MeasurementRecords {
   // Per step a measurable process played: step, slot, executed, measured, noise messages and
   // network messages per repetition.
   std::vector<double> steps;
-  // Per (phase, rank): [phase, rank, seconds]; per completion call: [phase, rank, call,
-  // compute, latest].
-  std::vector<double> seconds, completions;
+  // Per (phase, rank): [phase, rank, seconds] and [phase, rank, compute seconds]; per
+  // completion call: [phase, rank, call, compute, latest].
+  std::vector<double> seconds, compute, completions;
   // The same per measured repetition: [phase, rank, seconds x R] and [phase, rank, call,
   // compute x R, latest x R], R the measured repetitions.
   std::vector<double> repetition_seconds, repetition_completions;
   std::vector<double> messages;  // per measured message, its MessageResult's fields
+  std::vector<double> units;     // per unit measured, its UnitResult's fields (record_units)
 };
 
 // Appends what a measurable process counted in step `step`, playing slot `slot`.

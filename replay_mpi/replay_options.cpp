@@ -27,17 +27,20 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
                                                "the application's mapping at N: block or cyclic")(
       "phases", po::value(&phases)->default_value("all"), "phases to replay: all, or 0,2")(
       "repetitions", po::value(&o.repetitions)->default_value(3),
-      "measured repetitions per step (after one warm-up repetition)")(
-      "compute", po::value(&compute)->default_value("spin"),
-      "compute emulation: spin, sleep or none")("output,o", po::value(&o.output),
-                                                "JSON result (default replay-N.json)")(
+      "measured repetitions per step (after the warm-up ones: one, or with black holes as many as "
+      "the step loads ranks, at most 16)")("compute", po::value(&compute)->default_value("spin"),
+                                           "compute emulation: spin, sleep or none")(
+      "output,o", po::value(&o.output), "JSON result (default replay-N.json)")(
       "force", po::bool_switch(&o.force), "replace an existing output file")(
       "no-noise", "no black-hole noise pairs")("noise-cap",
                                                po::value(&o.noise_cap)->default_value(256),
                                                "noise messages per pair and repetition, at most")(
       "no-messages", "leave the measured messages out of the JSON")(
-      "carry-nearest", po::bool_switch(&o.carry_nearest),
-      "carry the largest run's pattern for phases that are not modelled")(
+      "record-units",
+      "write every measurement unit the run measured (phase, rank, call, unit, step, how many "
+      "repetitions timed it, its mean time) into the JSON: what checks that each was measured "
+      "once")("carry-nearest", po::bool_switch(&o.carry_nearest),
+              "carry the largest run's pattern for phases that are not modelled")(
       "partial", po::bool_switch(&o.partial),
       "leave out what cannot be instantiated at N (named, with its share of the largest "
       "training run) instead of refusing N")(
@@ -80,6 +83,7 @@ std::optional<ReplayOptions> parse_replay_options(int argc, char** argv, bool pr
   }
   o.noise = vm.count("no-noise") == 0;
   o.messages = vm.count("no-messages") == 0;
+  o.units = vm.count("record-units") != 0;
   if (o.output.empty()) o.output = "replay-" + std::to_string(o.nprocs) + ".json";
   return o;
 }

@@ -24,6 +24,7 @@ struct ReplayOptions {
   bool noise = true;
   int noise_cap = 256;
   bool messages = true;
+  bool units = false;  // every measured unit in the JSON, as the measuring call timed it
   bool carry_nearest = false;
   bool partial = false;
   bool accept_ambiguous = false;

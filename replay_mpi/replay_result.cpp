@@ -48,6 +48,7 @@ ordered_json to_json(const ReplayResult& r) {
                       {"phase_et_seconds", p.phase_et},
                       {"per_rank_seconds", spread_json(p.per_rank)},
                       {"phase_et_by_repetition_seconds", spread_json(p.by_repetition)},
+                      {"compute_seconds", p.compute_seconds},
                       {"steps", p.steps},
                       {"collectives", p.collectives},
                       {"app_network_messages", p.app_network_messages},
@@ -70,6 +71,7 @@ ordered_json to_json(const ReplayResult& r) {
   for (const StepResult& s : r.step_log) {
     steps.push_back({{"phase", s.phase},
                      {"ranks", s.ranks},
+                     {"warmup_repetitions", s.warmup_repetitions},
                      {"executed", s.executed},
                      {"measured", s.measured},
                      {"black_holes", s.black_holes},
@@ -80,28 +82,37 @@ ordered_json to_json(const ReplayResult& r) {
     rows.push_back({m.phase, m.step, m.rank, m.peer, m.send ? "send" : "recv", m.bytes,
                     m.same_node ? "node" : "network", m.seconds, m.in_flight});
   }
-  return {{"format", "p3s-replay 1"},
-          {"source", r.source},
-          {"nprocs", r.nprocs},
-          {"processes", r.processes},
-          {"measurable", r.measurable},
-          {"black_holes", r.black_holes},
-          {"noise_pairs", r.noise_pairs},
-          {"ranks_per_node", r.ranks_per_node},
-          {"mapping", r.mapping},
-          {"placement_kept", r.placement_kept},
-          {"placement", r.placement},
-          {"compute", r.compute},
-          {"measured_repetitions", r.repetitions},
-          {"warmup_steps", 1},
-          {"steps", r.steps},
-          {"pet_seconds", r.pet},
-          {"synet_seconds", r.synet},
-          {"phases", phases},
-          {"collectives", collectives},
-          {"step_log", steps},
-          {"messages", {{"columns", kMessageColumns}, {"rows", rows}}},
-          {"warnings", r.warnings}};
+  ordered_json units = ordered_json::array();
+  for (const UnitResult& u : r.units) {
+    units.push_back({u.phase, u.rank, u.call, u.unit, u.step, u.timed, u.seconds});
+  }
+  ordered_json out = {{"format", "p3s-replay 1"},
+                      {"source", r.source},
+                      {"nprocs", r.nprocs},
+                      {"processes", r.processes},
+                      {"measurable", r.measurable},
+                      {"black_holes", r.black_holes},
+                      {"noise_pairs", r.noise_pairs},
+                      {"ranks_per_node", r.ranks_per_node},
+                      {"mapping", r.mapping},
+                      {"placement_kept", r.placement_kept},
+                      {"placement", r.placement},
+                      {"compute", r.compute},
+                      {"measured_repetitions", r.repetitions},
+                      {"warmup_steps", 1},
+                      {"steps", r.steps},
+                      {"pet_seconds", r.pet},
+                      {"synet_seconds", r.synet},
+                      {"phases", phases},
+                      {"collectives", collectives},
+                      {"step_log", steps},
+                      {"messages", {{"columns", kMessageColumns}, {"rows", rows}}},
+                      {"warnings", r.warnings}};
+  if (!r.units.empty()) {
+    out["units"] = {{"columns", {"phase", "rank", "call", "unit", "step", "timed", "seconds"}},
+                    {"rows", units}};
+  }
+  return out;
 }
 
 ReplayResult read_replay_result(const std::filesystem::path& file) {
@@ -147,12 +158,29 @@ ReplayResult replay_result_of(const json& j) {
       ph.by_repetition.min = core::json_number(by_rep.at("min"), 0);
       ph.by_repetition.mean = core::json_number(by_rep.at("mean"), 0);
       ph.by_repetition.max = core::json_number(by_rep.at("max"), 0);
+      ph.compute_seconds = core::json_number(p.at("compute_seconds"), 0);
       ph.steps = core::json_int32(p.at("steps"), 0);
       p.at("collectives").get_to(ph.collectives);
       ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
       ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
       ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
       r.phases.push_back(ph);
+    });
+  }
+  for (const json& c : j.at("collectives")) {
+    core::json_within(c, [&] {
+      CollectiveResult col;
+      c.at("op").get_to(col.op);
+      col.bytes = core::json_integer(c.at("bytes"), 0);
+      col.members = core::json_integer(c.at("members"), 1);
+      c.at("sizes").get_to(col.sizes);
+      for (const json& t : c.at("seconds")) col.seconds.push_back(core::json_number(t, 0));
+      const json& k = c.at("coefficients");
+      core::json_require(k.is_array() && k.size() == 3, k, "three coefficients a, b, c");
+      col.fit = {core::json_number(k[0]), core::json_number(k[1]), core::json_number(k[2])};
+      col.fit.max_relative_residual = core::json_number(c.at("max_residual"), 0);
+      col.at_n_seconds = core::json_number(c.at("at_n_seconds"), 0);
+      r.collectives.push_back(std::move(col));
     });
   }
   const json& messages = j.at("messages");

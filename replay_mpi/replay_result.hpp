@@ -24,6 +24,9 @@ struct PhaseResult {
   Spread per_rank;      // each rank's mean time per measured repetition (s)
   // Over the measured repetitions, the slowest rank's time in each (s): the PhaseET's spread.
   Spread by_repetition;
+  // The largest over ranks of the time before their calls per repetition (s): the compute the
+  // replay emulated, as it measured it (the cross-check's evidence).
+  double compute_seconds = 0;
   int steps = 0;
   std::string collectives;  // "none", "live" (all members loaded) or "fit" (collective_fit.hpp)
   // Per repetition: the application's network messages at N, the mean over steps of those the
@@ -45,8 +48,10 @@ struct CollectiveResult {
 
 struct StepResult {
   int phase = 0;
-  std::vector<std::int32_t> ranks;     // per measurable process, -1: none
-  std::vector<std::int64_t> executed;  // events each executed, over all repetitions
+  std::vector<std::int32_t> ranks;  // per measurable process, -1: none
+  int warmup_repetitions = 1;       // played before the measured ones
+  // Calls each made, over all repetitions (counted as they were made).
+  std::vector<std::int64_t> executed;
   std::vector<std::int64_t> measured;  // distinct events each measured
   int black_holes = 0;
   std::int64_t noise_messages = 0;  // per repetition
@@ -62,6 +67,17 @@ struct MessageResult {
   bool same_node = false;  // in the application's placement at N
   double seconds = 0;      // from posting to completion
   int in_flight = 0;       // the rank's requests in flight when it was posted, itself included
+};
+
+// One measurement unit as the call that measured it timed it (p3s-replay --record-units).
+struct UnitResult {
+  int phase = 0;
+  std::int32_t rank = 0;
+  int call = 0;  // in the rank's repetition of the phase, from 0
+  int unit = 0;  // of the call (a completion call has one per peer)
+  int step = 0;
+  int timed = 0;       // measured repetitions that timed it
+  double seconds = 0;  // its mean time over them
 };
 
 struct ReplayResult {
@@ -84,12 +100,14 @@ struct ReplayResult {
   std::vector<CollectiveResult> collectives;
   std::vector<StepResult> step_log;
   std::vector<MessageResult> messages;
+  std::vector<UnitResult> units;  // with --record-units
   std::vector<std::string> warnings;
 };
 
 nlohmann::ordered_json to_json(const ReplayResult& result);
-// Reads everything but the step log (which only the tests of the replay's logic read): what
-// `p3s replay` and `p3s predict` report, and the measured messages `p3s calibrate` fits to.
+// Reads everything but the step log and the units (which only the tests of the replay's logic
+// read): what `p3s replay` and `p3s predict` report, the collectives' fits the cross-check
+// holds against the platform, and the measured messages `p3s calibrate` fits to.
 // Throws core::FormatError naming the file and the JSON path of what is missing or wrong.
 ReplayResult read_replay_result(const std::filesystem::path& file);
 // The same from a document already parsed; throws core::JsonValueError and nlohmann's

@@ -288,6 +288,12 @@ void plan_phase(const core::ScaledTrace& trace, int phase, const PlanOptions& op
 
 }  // namespace
 
+int warmup_repetitions(const PlannedStep& step) {
+  constexpr int kMostWarmups = 16;
+  if (step.black_holes == 0) return 1;
+  return std::clamp(static_cast<int>(step.ranks.size()), 1, kMostWarmups);
+}
+
 Plan plan_steps(const core::ScaledTrace& trace, const PlanOptions& options) {
   if (options.measurable < 1) throw std::invalid_argument("at least one measurable process");
   if (options.ranks_per_node < 1) throw std::invalid_argument("ranks per node must be >= 1");

@@ -56,6 +56,13 @@ struct Plan {
   std::vector<PhaseTraffic> traffic;  // per phase of the trace
 };
 
+// Repetitions a step plays before it measures: one, to warm the machine up; with black holes,
+// as many as the step loads ranks (at most 16). The ranks a step loads then form chains whose
+// ends the black holes feed, and what differs there as the step starts (a message that is
+// there at once) crosses one rank per repetition until the chain settles into the pace the
+// application keeps.
+int warmup_repetitions(const PlannedStep& step);
+
 // Throws std::invalid_argument naming the phase, rank and event when an event depends on more
 // ranks than a step can load (R too small), or the placement cannot be kept.
 Plan plan_steps(const core::ScaledTrace& trace, const PlanOptions& options);

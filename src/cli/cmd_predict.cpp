@@ -45,7 +45,7 @@ void progress(const std::string& what) {
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
   std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
-  double threshold = 0.01, efficiency = 0.5, tolerance = 0.10;
+  double threshold = 0.01, efficiency = 0.5, tolerance = 0.10, interval_level = 0.9;
   bool force = false, allow_incomplete = false;
   InstantiationFlags instantiation;
   SimulationFlags flags;
@@ -75,8 +75,12 @@ int run_predict(const Args& args) {
       "with --replay-launcher: flag a phase whose PhaseETs differ by more than this fraction")(
       "interval", po::value(&interval)->default_value(interval),
       "fits: bound every PET by simulating the model with every weight, volume and compute fit "
-      "at the low and at the high end of its error (two more simulations per N); none: no "
-      "interval. Not with --carry-nearest (carried phases have no fits)");
+      "at the low and at the high end of its predictive band at that N (two more simulations "
+      "per N); none: no interval. Not with --carry-nearest (carried phases have no fits)")(
+      "interval-level", po::value(&interval_level)->default_value(interval_level),
+      "two-sided level of each fit's predictive band, in (0, 1): 0.9 puts 5 % of a fit's "
+      "predictive distribution beyond each end (the PET interval's own coverage is measured, "
+      "README)");
   add_instantiation_flags(desc, instantiation);
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
@@ -94,6 +98,9 @@ int run_predict(const Args& args) {
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
   if (!(tolerance > 0) || !std::isfinite(tolerance)) {
     throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  }
+  if (!(interval_level > 0 && interval_level < 1)) {
+    throw UsageError("--interval-level must be in (0, 1), e.g. 0.9");
   }
   if (interval != "fits" && interval != "none") {
     throw UsageError(fmt::format("--interval '{}' is neither fits nor none", interval));
@@ -127,6 +134,7 @@ int run_predict(const Args& args) {
   request.model.allow_incomplete = allow_incomplete;
   request.policy = instantiation.policy();
   request.interval = interval == "fits";
+  request.interval_level = interval_level;
   request.replay_launcher = replay_launcher;
   request.dir = out_dir;
   const fs::path dir(out_dir);

@@ -11,46 +11,66 @@
 
 namespace p3s::cli {
 
-BoundSlts::BoundSlts(const model::Slt& slt)
-    : low(model::slt_at_bound(slt, model::FitBound::Low)),
-      high(model::slt_at_bound(slt, model::FitBound::High)) {}
+namespace {
 
-std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
-                                                   const generate::Policy& policy,
-                                                   const sim::SimOptions& options, double pet,
+// The PET with every fit at `bound` at N, simulated as the prediction was; nothing, with why in
+// `warnings`, when it cannot be.
+std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
+                                   double level, const generate::Policy& policy,
+                                   const sim::SimOptions& options,
+                                   const std::vector<std::string>& phases,
+                                   std::vector<std::string>& warnings) {
+  const char* name = bound == model::FitBound::Low ? "low" : "high";
+  std::vector<std::string> unbounded;
+  const model::Slt at_bound =
+      model::slt_at_bound(slt, bound, static_cast<double>(n), level, unbounded);
+  if (!unbounded.empty()) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: {} has no predictive band there (its form is not defined or not "
+        "trusted at N, or the SLT was written without its training runs: model them again)",
+        n, unbounded.front()));
+    return std::nullopt;
+  }
+  std::vector<std::string> why;
+  const auto trace = checked_trace(at_bound, n, policy, why, [](const std::string&) {});
+  std::vector<std::string> names;
+  if (trace) {
+    for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
+  }
+  if (!trace || names != phases) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: the model's {} bound {}", n, name,
+        !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
+               : std::string("leaves out other phases than the prediction")));
+    return std::nullopt;
+  }
+  sim::SimOptions quiet = options;
+  quiet.progress = nullptr;
+  try {
+    const sim::SimResult result = sim::simulate(*trace, quiet);
+    if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
+    return result.pet;
+  } catch (const std::exception& e) {
+    warnings.push_back(fmt::format(
+        "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
+                                                   double level, const generate::Policy& policy,
+                                                   const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
-  report::Interval interval{pet, pet};
-  for (const auto& [name, slt] : {std::pair{"low", &bounds.low}, std::pair{"high", &bounds.high}}) {
-    std::vector<std::string> why;
-    const auto trace = checked_trace(*slt, n, policy, why, [](const std::string&) {});
-    std::vector<std::string> names;
-    if (trace) {
-      for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
-    }
-    if (!trace || names != phases) {
-      warnings.push_back(fmt::format(
-          "N = {}: no interval: the model's {} bound {}", n, name,
-          !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
-                 : std::string("leaves out other phases than the prediction")));
-      return std::nullopt;
-    }
-    sim::SimOptions quiet = options;
-    quiet.progress = nullptr;
-    double bound_pet = 0;
-    try {
-      const sim::SimResult result = sim::simulate(*trace, quiet);
-      if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
-      bound_pet = result.pet;
-    } catch (const std::exception& e) {
-      warnings.push_back(fmt::format(
-          "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
-      return std::nullopt;
-    }
-    interval.low = std::min(interval.low, bound_pet);
-    interval.high = std::max(interval.high, bound_pet);
-  }
-  return interval;
+  const std::optional<double> low =
+      pet_at_bound(slt, model::FitBound::Low, n, level, policy, options, phases, warnings);
+  if (!low) return std::nullopt;
+  const std::optional<double> high =
+      pet_at_bound(slt, model::FitBound::High, n, level, policy, options, phases, warnings);
+  if (!high) return std::nullopt;
+  return report::Interval{*low, *high};
 }
 
 report::Interval replayed_interval(const replay::ReplayResult& replayed) {

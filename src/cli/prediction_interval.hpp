@@ -1,7 +1,8 @@
 #pragma once
-// The PET's interval at one N (p3s predict): for the simulation, the SLT's low and high
-// instantiations (model/slt_bounds) simulated as the nominal one was, on the same platform and
-// options; for the replay, the spread of its measured repetitions.
+// The PET's interval at one N (p3s predict): for the simulation, the SLT with every fit at the
+// low and at the high end of its predictive band at N (model/slt_bounds) simulated as the
+// nominal one was, on the same platform and options; for the replay, the spread of its
+// measured repetitions.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,20 +16,15 @@
 
 namespace p3s::cli {
 
-// The SLT at both bounds, made once for every N.
-struct BoundSlts {
-  model::Slt low;
-  model::Slt high;
-  explicit BoundSlts(const model::Slt& slt);
-};
-
-// [low, high] around `pet` (the nominal PET at N, which it always contains) from simulating
-// both bounds; nothing, with "N = ..: no interval: why" in `warnings`, when a bound cannot be
-// instantiated, checked or simulated at N, or leaves out other phases than `phases` (the
-// nominal trace's, by name): an interval over other phases would not bracket the PET.
-std::optional<report::Interval> simulated_interval(const BoundSlts& bounds, std::int64_t n,
-                                                   const generate::Policy& policy,
-                                                   const sim::SimOptions& options, double pet,
+// [low, high] at N from simulating the SLT with its fits at both ends of their bands at
+// `level`; nothing, with "N = ..: no interval: why" in `warnings`, when a fit has no band (an
+// SLT written without its training runs), when a bound cannot be instantiated, checked or
+// simulated at N, or leaves out other phases than `phases` (the nominal trace's, by name): an
+// interval over other phases would not bracket the PET. The nominal PET is not forced inside:
+// a bound below it would be a finding, not something to hide.
+std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
+                                                   double level, const generate::Policy& policy,
+                                                   const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);
 

@@ -82,7 +82,7 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
                       request.dir / "app.slt",
                       static_cast<int>(point.n),
                       request.dir / fmt::format("replay-{}.json", point.n),
-                      {"--partial", "--force"}};
+                      {"--force"}};
   if (request.policy.carry_nearest) launch.extra.push_back("--carry-nearest");
   if (request.policy.partial) launch.extra.push_back("--partial");
   if (request.policy.accept_undecided) launch.extra.push_back("--accept-ambiguous");
@@ -90,7 +90,8 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
     const replay::ReplayResult replayed = launch_replay(launch);
     point.replay_pet_seconds = replayed.pet;
     if (bounds) point.replay_interval = replayed_interval(replayed);
-    point.phase_checks = cross_check_phases(trace, simulated, replayed, request.tolerance);
+    point.phase_checks =
+        cross_check_phases(trace, simulated, replayed, request.tolerance, request.simulation);
     for (const report::PhaseCheck& c : point.phase_checks) {
       if (c.flagged) {
         request.progress(fmt::format("{} FLAGGED {}: replayed {:+.1f} % against simulated; {}",
@@ -134,9 +135,14 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   prediction.not_modelled = report::not_modelled(slt);
   prediction.coverage = report::coverage_lines(slt);
 
-  const std::optional<BoundSlts> bounds =
-      request.interval ? std::optional<BoundSlts>(slt) : std::nullopt;
   prediction.interval = request.interval ? "fits" : "";
+  prediction.interval_level = request.interval_level;
+  if (!request.replay_launcher.empty() && request.simulation.mode == sim::SimMode::Full) {
+    prediction.warnings.push_back(
+        "--full with --replay-launcher: the replayed PETs are beside the simulated ones, but no "
+        "phase is cross-checked: --full simulates the run whole, with no PhaseET to set the "
+        "replay's against (drop --full to cross-check)");
+  }
   std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
   all.insert(traced.begin(), traced.end());
   std::size_t step = 0;
@@ -173,19 +179,19 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
     }
     request.progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where,
                                  result.pet, result.cost.events, result.cost.wall_seconds));
-    if (bounds) {
+    if (request.interval) {
       request.progress(fmt::format("{} simulating the model's low and high bounds", where));
       std::vector<std::string> names;
       for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
-      point.pet_interval = simulated_interval(*bounds, n, request.policy, options, result.pet,
-                                              names, prediction.warnings);
+      point.pet_interval = simulated_interval(slt, n, request.interval_level, request.policy,
+                                              options, names, prediction.warnings);
       if (point.pet_interval) {
         request.progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where,
                                      point.pet_interval->low, point.pet_interval->high));
       }
     }
     if (!request.replay_launcher.empty()) {
-      replay_point(request, *trace, result, bounds.has_value(), where, point, prediction.warnings);
+      replay_point(request, *trace, result, request.interval, where, point, prediction.warnings);
     }
     prediction.points.push_back(std::move(point));
   }

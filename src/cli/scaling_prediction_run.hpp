@@ -24,7 +24,8 @@ struct PredictionRequest {
   ModelRequest model;  // threshold, scaling, allow_incomplete; the signatures are filled in
   bool weak_scaling = false;
   generate::Policy policy;      // how the SLT is instantiated at each N
-  bool interval = true;         // bound every PET with the model's fits at their bounds
+  bool interval = true;         // bound every PET with the model's fits at the ends of their bands
+  double interval_level = 0.9;  // the two-sided level of every fit's band
   std::string replay_launcher;  // non-empty: replay every N with it and cross-check
   double tolerance = 0.10;      // the cross-check's flag, a fraction
   double efficiency = 0.5;      // the best N's efficiency threshold

@@ -7,15 +7,17 @@ namespace p3s::cli {
 void print_phase_table(const std::vector<sim::PhaseTime>& phases, double pet, int nprocs,
                        int repetitions) {
   fmt::print("\n{:<24} {:>10} {:>13} {:>40} {:>13} {:>6}\n", "phase", "weight", "PhaseET (s)",
-             "per rank min / mean / max (s)", "x weight (s)", "share");
+             "per rank min / mean / max (s)", "x weight+fill", "share");
   for (const sim::PhaseTime& p : phases) {
-    const double contribution = p.phase_et * p.weight;
+    const double contribution = p.phase_et * p.weight + p.fill;
     fmt::print("{:<24} {:>10.6g} {:>13.6g} {:>12.6g} / {:>11.6g} / {:>11.6g} {:>13.6g} {:>5.1f}%\n",
                p.name, p.weight, p.phase_et, p.per_rank.min, p.per_rank.mean, p.per_rank.max,
                contribution, pet > 0 ? 100.0 * contribution / pet : 0.0);
   }
-  fmt::print("\nPET {:.6g} s at N = {} (sum of PhaseET x weight; {} measured repetitions each)\n",
-             pet, nprocs, repetitions);
+  fmt::print(
+      "\nPET {:.6g} s at N = {} (sum of PhaseET x weight, plus the fill of a pipeline once per "
+      "phase; {} measured repetitions each)\n",
+      pet, nprocs, repetitions);
 }
 
 void print_simulation_table(const sim::SimResult& r) {

@@ -39,6 +39,13 @@ struct GridFace {
 std::string_view scaling_form_name(ScalingForm form);
 ScalingForm scaling_form_from_name(std::string_view name);  // throws std::invalid_argument
 
+// One training run of a fitted quantity.
+struct ScalingPoint {
+  double n = 0.0;  // process count of the run
+  double y = 0.0;  // the quantity measured in that run
+  bool operator==(const ScalingPoint&) const = default;
+};
+
 struct FittedTerm {
   double coefficient = 0.0;
   ScalingTerm term;
@@ -71,6 +78,11 @@ struct ScalingFit {
   double constant = 0.0;
   std::vector<FittedTerm> terms;
   FitQuality quality;
+  // What the predictive interval (model/fit_band.hpp) is made from: the runs the fit was made
+  // from, and the other candidate forms that explain them almost as well (model-selection
+  // uncertainty; each without alternatives of its own).
+  std::vector<ScalingPoint> training;
+  std::vector<ScalingFit> alternatives;
 
   double at(double n) const;
   // The model may be used at n: it keeps its sign and direction there (FitQuality).

@@ -56,6 +56,12 @@ void to_json(nlohmann::json& out, const ScalingFit& fit) {
       {"noise_pct", q.noise_pct},
       {"within_noise", q.within_noise},
       {"trusted_up_to", q.trusted_up_to ? nlohmann::json(*q.trusted_up_to) : nullptr}};
+  if (!fit.training.empty()) {
+    nlohmann::json training = nlohmann::json::array();
+    for (const ScalingPoint& p : fit.training) training.push_back({p.n, p.y});
+    out["training"] = std::move(training);
+  }
+  if (!fit.alternatives.empty()) out["alternatives"] = fit.alternatives;
 }
 
 void from_json(const nlohmann::json& in, ScalingFit& fit) {
@@ -88,6 +94,21 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
   fit.quality.within_noise = q.at("within_noise").get<bool>();
   if (!q.at("trusted_up_to").is_null())
     fit.quality.trusted_up_to = q["trusted_up_to"].get<double>();
+  // Absent from SLTs written before the predictive interval: such a fit has no interval.
+  if (in.contains("training")) {
+    for (const nlohmann::json& p : in["training"]) {
+      if (!p.is_array() || p.size() != 2) throw std::invalid_argument("a training run is [n, y]");
+      fit.training.push_back({core::json_number(p[0], 1), core::json_number(p[1])});
+    }
+  }
+  if (in.contains("alternatives")) {
+    for (const nlohmann::json& a : in["alternatives"]) {
+      ScalingFit alternative = a.get<ScalingFit>();
+      if (!alternative.alternatives.empty() || !alternative.training.empty())
+        throw std::invalid_argument("an alternative form has no training or alternatives");
+      fit.alternatives.push_back(std::move(alternative));
+    }
+  }
 }
 
 }  // namespace p3s::model

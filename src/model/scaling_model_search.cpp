@@ -8,7 +8,9 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
+#include "model/fit_band.hpp"
 #include "model/least_squares.hpp"
 
 namespace p3s::model {
@@ -519,6 +521,64 @@ Selection select_candidate(const std::vector<Scored>& scored, std::span<const Sc
   return out;
 }
 
+// How many alternative forms a fit keeps, and how little evidence they may have against the
+// best supported form: an Akaike weight of 1/1000 (a difference of 2 ln 1000 in AICc).
+constexpr std::size_t kMostAlternatives = 64;
+constexpr double kLeastEvidence = 13.8;
+
+// The candidates the band of the fit (model/fit_band.hpp) weighs against the chosen form
+// (`own`: its errors and parameters): those kept to the horizon (unless the chosen one is not)
+// whose AICc, the error known as the data's scatter or the chosen form's residual scatter if
+// larger, is within kLeastEvidence of the best; the best supported first.
+std::vector<ScalingFit> supported_alternatives(const std::vector<Scored>& scored,
+                                               const ScalingFit& chosen, const FormFit& own,
+                                               std::span<const ScalingPoint> points,
+                                               const ScalingFitOptions& options) {
+  const std::size_t p = points.size();
+  double sigma = declared_sigma(options.noise_pct);
+  if (p > own.parameters) {
+    sigma = std::max(sigma, std::sqrt(own.rss / static_cast<double>(p - own.parameters)));
+  }
+  const bool chosen_kept = !chosen.quality.trusted_up_to;
+  std::vector<FormFit> forms = {own};
+  std::vector<const Scored*> others;
+  for (const Scored& s : scored) {
+    const bool same = s.fit.form == chosen.form && s.fit.terms == chosen.terms &&
+                      s.fit.face == chosen.face && s.fit.family == chosen.family;
+    if (same || (chosen_kept && s.trusted_up_to)) continue;
+    forms.push_back({s.rss, s.parameters, s.charged_parameters});
+    others.push_back(&s);
+  }
+  const std::vector<std::optional<double>> scores = evidence_scores(forms, p, sigma);
+  if (!scores[0]) return {};
+  double best = *scores[0];
+  std::vector<std::pair<double, const Scored*>> supported;
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    if (!scores[i + 1]) continue;
+    best = std::min(best, *scores[i + 1]);
+    supported.emplace_back(*scores[i + 1], others[i]);
+  }
+  std::stable_sort(supported.begin(), supported.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<ScalingFit> out;
+  const double tolerance = std::max(options.exact_pct, 1.5 * options.noise_pct);
+  for (const auto& [aicc, s] : supported) {
+    if (aicc > best + kLeastEvidence || out.size() == kMostAlternatives) break;
+    ScalingFit fit = s->fit;
+    fit.quality = {p,
+                   r_squared(fit, points),
+                   s->loo_pct,
+                   s->max_error_pct,
+                   fmt::format("an alternative form: AICc {} against the chosen form's {}",
+                               number_text(aicc), number_text(*scores[0])),
+                   options.noise_pct,
+                   s->max_error_pct <= tolerance,
+                   s->trusted_up_to};
+    out.push_back(std::move(fit));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view work_scaling_name(WorkScaling scaling) {
@@ -568,8 +628,17 @@ ScalingFitOptions compute_fit_options(WorkScaling scaling, double noise_pct) {
 ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
                              const ScalingFitOptions& options) {
   validate(points);
-  if (std::optional<ScalingFit> same = unchanging_value(points, options)) return *same;
+  std::optional<ScalingFit> same = unchanging_value(points, options);
+  if (same) {
+    same->training.assign(points.begin(), points.end());
+    // Exact values that never changed are known; noisy ones might have followed other forms.
+    if (!noisy_data(options)) return *same;
+  }
   const std::vector<Scored> scored = score_candidates(points, options);
+  if (same) {
+    same->alternatives = supported_alternatives(scored, *same, {0.0, 1, 1}, points, options);
+    return *same;
+  }
   if (scored.empty()) throw std::invalid_argument("no candidate model could be fitted");
   Selection selection = select_candidate(scored, points, options);
   const Scored& chosen = *selection.chosen;
@@ -582,6 +651,9 @@ ScalingFit fit_scaling_model(std::span<const ScalingPoint> points,
   fit.quality = {points.size(),          r_squared(fit, points),    chosen.loo_pct,
                  chosen.max_error_pct,   std::move(selection.text), options.noise_pct,
                  selection.within_noise, chosen.trusted_up_to};
+  fit.training.assign(points.begin(), points.end());
+  fit.alternatives = supported_alternatives(
+      scored, fit, {chosen.rss, chosen.parameters, chosen.charged_parameters}, points, options);
   return fit;
 }
 

@@ -20,11 +20,6 @@
 
 namespace p3s::model {
 
-struct ScalingPoint {
-  double n = 0.0;  // process count of the run
-  double y = 0.0;  // the quantity measured in that run
-};
-
 struct ScalingFitOptions {
   std::vector<double> exponents = default_exponents();
   std::vector<int> log2_powers = {0, 1, 2};

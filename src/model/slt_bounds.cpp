@@ -1,35 +1,46 @@
 #include "model/slt_bounds.hpp"
 
-#include <algorithm>
+#include <fmt/core.h>
+
+#include "model/fit_band.hpp"
 
 namespace p3s::model {
 
-double fit_uncertainty(const FitQuality& quality) {
-  return std::max({quality.loo_error_pct.value_or(0.0), quality.max_error_pct, quality.noise_pct}) /
-         100.0;
-}
-
-ScalingFit fit_at_bound(const ScalingFit& fit, FitBound bound) {
-  const double u = fit_uncertainty(fit.quality);
-  const double factor = bound == FitBound::High ? 1.0 + u : std::max(0.0, 1.0 - u);
-  // Every form evaluates as constant + sum coefficient * term: scaling those scales the value.
+std::optional<ScalingFit> fit_at_bound(const ScalingFit& fit, FitBound bound, double n,
+                                       double level) {
+  const std::optional<FitBand> band = fit_band(fit, n, level);
+  if (!band) return std::nullopt;
   ScalingFit out = fit;
-  out.constant *= factor;
-  for (FittedTerm& t : out.terms) t.coefficient *= factor;
+  // Every form evaluates as constant + sum of terms: moving the constant moves the value at n
+  // by exactly that much, whatever the form.
+  out.constant += (bound == FitBound::High ? band->high : band->low) - fit.at(n);
   return out;
 }
 
-Slt slt_at_bound(const Slt& slt, FitBound bound) {
+Slt slt_at_bound(const Slt& slt, FitBound bound, double n, double level,
+                 std::vector<std::string>& unbounded) {
   Slt out = slt;
+  const auto move = [&](ScalingFit& fit, const std::string& what) {
+    if (std::optional<ScalingFit> moved = fit_at_bound(fit, bound, n, level)) {
+      fit = std::move(*moved);
+    } else {
+      unbounded.push_back(what);
+    }
+  };
   for (PhaseModel& phase : out.phases) {
-    phase.weight = fit_at_bound(phase.weight, bound);
-    for (SlotModel& slot : phase.slots) {
-      if (slot.bytes) slot.bytes = fit_at_bound(*slot.bytes, bound);
-      if (slot.rbytes) slot.rbytes = fit_at_bound(*slot.rbytes, bound);
+    move(phase.weight, fmt::format("{} weight", phase.name));
+    for (std::size_t s = 0; s < phase.slots.size(); ++s) {
+      SlotModel& slot = phase.slots[s];
+      if (slot.bytes) move(*slot.bytes, fmt::format("{} slot {} bytes", phase.name, s));
+      if (slot.rbytes) move(*slot.rbytes, fmt::format("{} slot {} bytes received", phase.name, s));
     }
   }
-  for (PhaseCompute& phase : out.compute.phases) {
-    for (InstructionGroup& g : phase.groups) g.per_rank_ns = fit_at_bound(g.per_rank_ns, bound);
+  for (std::size_t p = 0; p < out.compute.phases.size(); ++p) {
+    std::vector<InstructionGroup>& groups = out.compute.phases[p].groups;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const std::string& name = p < out.phases.size() ? out.phases[p].name : "a phase";
+      move(groups[g].per_rank_ns, fmt::format("{} compute of group {}", name, g));
+    }
   }
   return out;
 }

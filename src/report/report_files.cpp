@@ -24,6 +24,19 @@ std::pair<std::string, std::string> bounds_text(const std::optional<Interval>& i
           fmt::format("{:.{}g}", interval->high, digits)};
 }
 
+// What the low and high columns are, and what they are not: the fits' level is stated, the
+// PET's is not (it is measured, in README).
+std::string interval_note(double level) {
+  return fmt::format(
+      "low, high: the PET with every weight, volume and compute fit of the model at the low and "
+      "at the high\nend of its {:g} % predictive band at that N (its parameters' uncertainty, "
+      "which grows away from the\ntraining runs, and every form the runs support almost as "
+      "well); width: high - low over the PET.\nThe {:g} % is each fit's, not the PET's: how "
+      "often such intervals hold runs the model did not\nsee is measured in README. The "
+      "platform's own error is not in them.\n",
+      100 * level, 100 * level);
+}
+
 // The phases the cross-check compared at any point, in order of first appearance.
 std::vector<std::string> checked_phases(const ScalingPrediction& p) {
   std::vector<std::string> names;
@@ -48,9 +61,11 @@ std::string point_row(const ScalingPrediction& p, const PredictedPoint& pt) {
   if (const MeasuredRun* m = p.measured_at(pt.n)) measured = fmt::format("{:.6g}", m->aet_seconds);
   if (const auto d = p.difference_pct(pt)) difference = fmt::format("{:+.1f} %", *d);
   const auto [low, high] = bounds_text(pt.pet_interval, "-", 6);
+  const std::string width =
+      pt.pet_interval ? fmt::format("{:.1f}%", pt.pet_interval->width_pct(pt.pet_seconds)) : "-";
   return fmt::format(
-      "{:>7} {:>14.6g} {:>12} {:>12} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
-      pt.pet_seconds, low, high, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
+      "{:>7} {:>14.6g} {:>12} {:>12} {:>7} {:>9.3f} {:>10.1f}% {:>14} {:>10} {:>6.1f}%  {}\n", pt.n,
+      pt.pet_seconds, low, high, width, p.speedup(pt), 100 * p.efficiency(pt), measured, difference,
       100 * pt.covered, pt.traced ? "(traced n)" : "");
 }
 
@@ -110,7 +125,10 @@ nlohmann::json point_json(const ScalingPrediction& p, const PredictedPoint& pt) 
                               {"replayed_phase_et_seconds", c.replayed_seconds},
                               {"difference_pct", c.difference_pct()},
                               {"flagged", c.flagged}};
-      if (c.flagged) check["cause"] = c.cause;
+      if (c.flagged) {
+        check["causes"] = c.causes;
+        check["cause"] = c.cause;
+      }
       point["phase_checks"].push_back(check);
     }
   }
@@ -123,9 +141,9 @@ std::string prediction_table(const ScalingPrediction& p) {
   std::string out =
       fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
                   p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode);
-  out += fmt::format("{:>7} {:>14} {:>12} {:>12} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N",
-                     "PET (s)", "low (s)", "high (s)", "speedup", "efficiency", "measured (s)",
-                     "pred-meas", "covers", "");
+  out += fmt::format("{:>7} {:>14} {:>12} {:>12} {:>7} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N",
+                     "PET (s)", "low (s)", "high (s)", "width", "speedup", "efficiency",
+                     "measured (s)", "pred-meas", "covers", "");
   for (const PredictedPoint& pt : p.points) out += point_row(p, pt);
   out += fmt::format(
       "\n{} and efficiency against the smallest N above, on the same platform.\n"
@@ -136,12 +154,7 @@ std::string prediction_table(const ScalingPrediction& p) {
       "with that machine,\nnot only the model: runs with more ranks than cores are slowed by "
       "sharing them.\n{}\nmodel fit at the training runs (largest error, %):\n",
       p.weak_scaling ? "scaled speedup (N/n0 x PET(n0)/PET(N))" : "speedup (PET(n0)/PET(N))",
-      p.interval.empty()
-          ? ""
-          : "low, high: the PET with every weight, volume and compute fit of the model at the low "
-            "and at the high\nend of its error (the largest of its leave-one-out error, its "
-            "error at the training runs and\nits data's scatter); the platform's own error is "
-            "not in it.\n");
+      p.interval.empty() ? "" : interval_note(p.interval_level));
   out += fmt::format("  {:<12} {:>8} {:>8} {:>8}  {}\n", "phase", "weight", "volume", "compute",
                      "pattern; weight");
   for (const PhaseFit& f : p.fits) {
@@ -232,7 +245,10 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                   [](const PredictedPoint& pt) { return !pt.phase_checks.empty(); })) {
     j["tolerance"] = p.tolerance;
   }
-  if (!p.interval.empty()) j["interval"] = p.interval;
+  if (!p.interval.empty()) {
+    j["interval"] = p.interval;
+    j["interval_fit_level"] = p.interval_level;
+  }
   if (!p.weak_scaling) {
     nlohmann::json best = {{"efficiency_threshold", p.min_efficiency}};
     if (const auto b = p.best_simulated()) best["simulated"] = best_n_json(*b);

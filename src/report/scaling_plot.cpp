@@ -37,7 +37,7 @@ std::string scaling_plot_svg(const ScalingPrediction& p) {
   Series speedup{{}, kPredicted, p.weak_scaling ? "predicted scaled speedup" : "predicted speedup"};
   Series measured_speedup{{}, kMeasured, "measured speedup", false, false, true};
   Series ideal{{}, kIdeal, "ideal speedup (N / n0)", true, true};
-  Series band{{}, kPredicted, "PET interval (the model's fits at their bounds)"};
+  Series band{{}, kPredicted, "PET interval (the model's fits at the ends of their bands)"};
   Series replayed{{}, kReplayed, "replayed PET (Synthetic Signature)"};
   Series replayed_band{{}, kReplayed, "replayed PET over its measured repetitions"};
   Series flagged{

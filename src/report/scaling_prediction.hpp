@@ -17,7 +17,10 @@ struct PhaseCheck {
   double simulated_seconds = 0;  // PhaseET in SimGrid
   double replayed_seconds = 0;   // PhaseET of the Synthetic Signature
   bool flagged = false;          // |difference| above the tolerance
-  std::string cause;             // the likely cause in words, for a flagged phase
+  // For a flagged phase: the branches the evidence names ("compute", "point-to-point",
+  // "collective"), the largest first, and what they rest on in words (cli/phase_cross_check).
+  std::vector<std::string> causes;
+  std::string cause;
 
   // (replayed - simulated) / simulated, in %.
   double difference_pct() const;
@@ -28,6 +31,8 @@ struct Interval {
   double low = 0;
   double high = 0;
   bool contains(double t) const { return low <= t && t <= high; }
+  // high - low relative to `centre`, in %.
+  double width_pct(double centre) const { return 100 * (high - low) / centre; }
 };
 
 struct PredictedPoint {
@@ -82,8 +87,11 @@ struct ScalingPrediction {
   // The relative difference between the predictors' PhaseETs above which a phase is flagged
   // (p3s predict --tolerance).
   double tolerance = 0.10;
-  // How the PETs' intervals were made: "fits" (the model's fits at their bounds), or empty.
+  // How the PETs' intervals were made: "fits" (every fit of the model at the low, then the high
+  // end of its predictive band at N), or empty; and the two-sided level of each fit's band,
+  // which is not the PET interval's coverage (that is measured on held-out runs, README).
   std::string interval;
+  double interval_level = 0.9;
   std::vector<PredictedPoint> points;  // by n
   std::vector<MeasuredRun> measured;   // by n
   std::vector<PhaseFit> fits;

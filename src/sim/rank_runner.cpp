@@ -58,6 +58,7 @@ class RankRunner {
     smpi_replay_init(kSmpiInstance, rank_, 0);
     double& measure_start = context_.output->measure_start[static_cast<std::size_t>(rank_)];
     measure_start = simgrid::s4u::Engine::get_clock();
+    context_.output->first_start[static_cast<std::size_t>(rank_)] = measure_start;
     std::vector<core::Event> events;
     std::int64_t executed = 0;
     for (std::size_t segment = 0; segment < plan.segments.size(); ++segment) {

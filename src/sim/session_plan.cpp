@@ -28,7 +28,8 @@ SessionPlan phase_plan(int phase, int measured) {
 }
 
 std::string SessionOutput::encode() const {
-  return nlohmann::json{{"measure_start", measure_start},
+  return nlohmann::json{{"first_start", first_start},
+                        {"measure_start", measure_start},
                         {"end", end},
                         {"events", events},
                         {"engine_seconds", engine_seconds}}
@@ -38,6 +39,7 @@ std::string SessionOutput::encode() const {
 SessionOutput SessionOutput::decode(const std::string& text) {
   const nlohmann::json j = nlohmann::json::parse(text);
   SessionOutput out;
+  j.at("first_start").get_to(out.first_start);
   j.at("measure_start").get_to(out.measure_start);
   j.at("end").get_to(out.end);
   j.at("events").get_to(out.events);

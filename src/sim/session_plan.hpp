@@ -26,6 +26,7 @@ SessionPlan full_plan(const core::ScaledTrace& trace);
 SessionPlan phase_plan(int phase, int measured);
 
 struct SessionOutput {
+  std::vector<double> first_start;    // per rank: when its first repetition began
   std::vector<double> measure_start;  // per rank, simulated seconds
   std::vector<double> end;            // per rank, when its last event was over
   std::int64_t events = 0;

@@ -19,6 +19,10 @@ struct PhaseTime {
   // Per-phase mode: max over ranks of each rank's mean time per measured repetition (s).
   double phase_et = 0;
   RankSpread per_rank;  // each rank's mean time per measured repetition (s)
+  // What the phase's first repetition took beyond a measured one, from the first rank's start
+  // to the last rank's end (s, at least 0): a pipeline's fill (a wavefront's last rank waits
+  // for the sweep to reach it), paid once when the phase starts, not at every repetition.
+  double fill = 0;
 };
 
 struct SimCost {
@@ -38,8 +42,8 @@ struct SimResult {
   int measured_repetitions = 0;  // per-phase mode
   double cpu_speedup = 1;
   std::vector<PhaseTime> phases;  // per-phase mode
-  // Per-phase mode: sum of phase_et x weight. Full mode: the simulated time of the whole run
-  // (last rank's end).
+  // Per-phase mode: sum of phase_et x weight + fill. Full mode: the simulated time of the whole
+  // run (last rank's end).
   double pet = 0;
   RankSpread rank_end;  // full mode: each rank's end time (s)
   SimCost cost;

@@ -35,6 +35,7 @@ nlohmann::json to_json(const SimResult& r) {
       j["phases"].push_back({{"name", p.name},
                              {"weight", p.weight},
                              {"phase_et_seconds", p.phase_et},
+                             {"fill_seconds", p.fill},
                              {"per_rank_seconds", spread_json(p.per_rank)}});
     }
   } else {

@@ -141,6 +141,7 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   SMPI_app_instance_register(kSmpiInstance, nullptr, nprocs);
 
   SessionOutput output;
+  output.first_start.assign(static_cast<std::size_t>(nprocs), -1);
   output.measure_start.assign(static_cast<std::size_t>(nprocs), -1);
   output.end.assign(static_cast<std::size_t>(nprocs), -1);
   EagerSendBoard eager_sends;

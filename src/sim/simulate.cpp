@@ -87,7 +87,11 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       t.weight = phases[static_cast<std::size_t>(p)].weight;
       t.per_rank = core::spread_of(per_rank);
       t.phase_et = t.per_rank.max;
-      result.pet += t.phase_et * t.weight;
+      const double first =
+          *std::max_element(run.output.measure_start.begin(), run.output.measure_start.end()) -
+          *std::min_element(run.output.first_start.begin(), run.output.first_start.end());
+      t.fill = t.weight >= 1 ? std::max(0.0, first - t.phase_et) : 0.0;
+      result.pet += t.phase_et * t.weight + t.fill;
       result.phases.push_back(t);
     }
   } else {

@@ -41,7 +41,31 @@ static inline int app_arg_long(int argc, char** argv, int index, long lo, long h
  * app still verifies). Everywhere else it does nothing. Not an MPI call: the communication
  * structure is unchanged; SMPI's -trace-ti records it as a compute action. */
 #ifdef P3S_SMPI_DECLARED_FLOPS
-#define APP_COMPUTE_FLOPS(flops) smpi_execute_flops((double)(flops))
+/* A rank's share of compute beyond the declared cost, for truths a model can miss (the
+ * interval coverage test): with P3S_APP_IMBALANCE=J (0 <= J <= 1) in the environment, rank r
+ * declares (1 + J u) times as many flops, u in [0, 1) a fixed hash of r (splitmix64), the same
+ * in every run and for every step. The slowest rank then sets each synchronised step's pace,
+ * and with more ranks it is likelier to be a heavy one: no function of n gives it exactly.
+ * Without the variable, 1. The static is per rank under SMPI (it privatises globals). */
+static inline double app_imbalance(void) {
+  static double factor = -1;
+  if (factor < 0) {
+    factor = 1;
+    const char* text = getenv("P3S_APP_IMBALANCE");
+    const double j = text ? strtod(text, NULL) : 0;
+    if (j > 0 && j <= 1) {
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      unsigned long long z = (unsigned long long)rank + 0x9e3779b97f4a7c15ULL;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      factor = 1 + j * (double)(z >> 11) / 9007199254740992.0; /* 2^53 */
+    }
+  }
+  return factor;
+}
+#define APP_COMPUTE_FLOPS(flops) smpi_execute_flops((double)(flops)*app_imbalance())
 #else
 #define APP_COMPUTE_FLOPS(flops) ((void)0)
 #endif

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,42 @@ TEST_F(CalibrateCli, FitsTheBenchmarkAndNamesWhatItCouldNotMeasure) {
   EXPECT_EQ(again.exit_code, 2) << again.output;
   EXPECT_NE(again.output.find("exists; give --force"), std::string::npos) << again.output;
   EXPECT_EQ(calibrate("good.jsonl", {"--force"}).exit_code, 0);
+}
+
+// The value of attribute `name` of the platform's <cluster>, empty when it has none.
+std::string cluster_attribute(const std::string& platform, const std::string& name) {
+  std::smatch m;
+  const std::regex attribute("<cluster[^>]*\\s" + name + "=\"([^\"]*)\"");
+  return std::regex_search(platform, m, attribute) ? m[1].str() : "";
+}
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// --topology puts the calibrated hosts in that topology; --network-as-same-node gives the
+// network the same-node path's latency and bandwidth (the benchmark ran on one host): a route
+// between two hosts then has the loopback's bandwidth and, over its two links, its latency;
+// without it the network keeps p3s platform's defaults.
+TEST_F(CalibrateCli, TopologyAndNetworkAsSameNode) {
+  ASSERT_EQ(calibrate("good.jsonl", {"--hosts", "64", "--topology", "torus"}).exit_code, 0);
+  std::string platform = slurp(dir_ / "platform.xml");
+  EXPECT_EQ(cluster_attribute(platform, "topology"), "TORUS") << platform;
+  EXPECT_EQ(cluster_attribute(platform, "bw"), "10Gbps") << platform;
+  EXPECT_EQ(cluster_attribute(platform, "lat"), "1us") << platform;
+
+  ASSERT_EQ(calibrate("good.jsonl", {"--force", "--network-as-same-node"}).exit_code, 0);
+  platform = slurp(dir_ / "platform.xml");
+  EXPECT_EQ(cluster_attribute(platform, "topology"), "") << platform;
+  EXPECT_FALSE(cluster_attribute(platform, "loopback_bw").empty()) << platform;
+  EXPECT_EQ(cluster_attribute(platform, "bw"), cluster_attribute(platform, "loopback_bw"));
+  // A route between two hosts crosses both hosts' links: each has half the path's latency.
+  const std::string lat = cluster_attribute(platform, "lat");
+  const std::string loopback_lat = cluster_attribute(platform, "loopback_lat");
+  ASSERT_TRUE(lat.ends_with("s") && loopback_lat.ends_with("s")) << platform;
+  // Both written with 6 significant digits.
+  EXPECT_NEAR(2 * std::stod(lat), std::stod(loopback_lat), 1e-5 * std::stod(loopback_lat));
 }
 
 TEST_F(CalibrateCli, RefusesSpoiledFilesWithFileLineAndReason) {

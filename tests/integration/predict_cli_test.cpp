@@ -316,18 +316,18 @@ TEST(PredictCli, WeakScalingRefusedTargetAndForce) {
   }
 }
 
-// The cross-check (issue 13 item 1): the Synthetic Signature replayed under smpirun on
-// default.xml (p3s-replay-smpi on R = 32 processes, compute in simulated time) stands in for
-// the real machine; SimGrid simulates on default.xml itself, then on the same platform with
-// every link's latency 4 times longer. The stencil's phase (64 x 64 block: 41 us of compute per
-// iteration, four 512 B halos and an allreduce) spends most of its time communicating once the
-// latency is 4 us per link, so only then must it be flagged, and for communication. With a
-// 512 x 512 block the same phase computes 2.6 ms per iteration against some 0.2 ms of
-// communication at 4 us: compute-bound, so 4x the latency moves it by less than 10 % and it is
-// not flagged.
-// The Synthetic Signature replayed under smpirun on default.xml (p3s-replay-smpi on R
-// processes, 32 unless told, compute in simulated time) as the "real machine" of the
-// cross-check, and SimGrid on a platform of the test's choosing: `p3s predict
+// The cross-check (issues 13 and 22): the Synthetic Signature replayed under smpirun on
+// default.xml (p3s-replay-smpi on R = 32 processes, compute in simulated time) stands in for the
+// real machine; SimGrid simulates on default.xml itself, then on a simulation made wrong in one
+// way at a time, and the flagged phase's causes must name that way and no other: a platform
+// with every link's latency 4 times longer (point-to-point, on two_phase's ring of sendrecvs,
+// which has no collective), the compute simulated twice as fast (compute, on the compute-bound
+// stencil), and SMPI's smp_binomial allreduce, meant for nodes of many cores and 2.6 times
+// slower here (collective, on the stencil, whose halos the replay and the platform time alike). The
+// compute-bound stencil on 4x the latency moves by less than 10 %: not flagged. The Synthetic
+// Signature replayed under smpirun on default.xml (p3s-replay-smpi on R processes, 32 unless told,
+// compute in simulated time) as the "real machine" of the cross-check, and SimGrid on a platform of
+// the test's choosing: `p3s predict
 // --replay-launcher` at N = 256 into DIR/OUT.
 class ReplayCrossCheck {
  public:
@@ -348,12 +348,14 @@ class ReplayCrossCheck {
     return slow.string();
   }
   nlohmann::json predict(const std::string& platform, const std::string& out,
-                         const SmpiTraining& training) const {
+                         const SmpiTraining& training,
+                         const std::vector<std::string>& simulation = {}) const {
     std::vector<std::string> args = {"env", std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_SMPI_BIN,
                                      p3s_bin(), "predict", "--runs"};
     args.insert(args.end(), training.runs.begin(), training.runs.end());
     args.insert(args.end(), {"--targets", "256", "--platform", platform, "-o",
                              (dir_ / out).string(), "--replay-launcher", launcher_});
+    args.insert(args.end(), simulation.begin(), simulation.end());
     const CommandResult r = run_command(args);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return read_json(dir_ / out / "prediction.json");
@@ -412,44 +414,39 @@ TEST(PredictCli, CrossCheckFlagsAPhaseOnlyWhenThePlatformsDiffer) {
     }
     EXPECT_EQ(slurp(dir / "same" / "prediction.txt").find("FLAGGED:"), std::string::npos);
   }
-  // SimGrid on 4x the latency: the replay (1 us links) is faster, by more than 10 % at N = 256.
-  {
-    SCOPED_TRACE("B = A with 4x the latency");
-    const nlohmann::json j = predict(slow, "slow", t);
-    bool seen = false;
-    for (const auto& pt : j.at("points")) {
-      if (pt.at("n").get<std::int64_t>() != 256) continue;
-      for (const auto& c : pt.at("phase_checks")) {
-        if (c.at("weight").get<double>() < 10) continue;  // the main loop, 40 iterations
-        seen = true;
-        EXPECT_LT(c.at("difference_pct").get<double>(), -10.0) << c.dump();
-        EXPECT_TRUE(c.at("flagged").get<bool>()) << c.dump();
-        const std::string cause = c.value("cause", "");
-        std::printf("N = 256, %s: simulated %.6g s, replayed %.6g s (%+.1f %%): %s\n",
-                    c.at("name").get<std::string>().c_str(),
-                    c.at("simulated_phase_et_seconds").get<double>(),
-                    c.at("replayed_phase_et_seconds").get<double>(),
-                    c.at("difference_pct").get<double>(), cause.c_str());
-        EXPECT_TRUE(cause.starts_with("communication")) << cause;
-        EXPECT_NE(cause.find("512 B"), std::string::npos) << cause;
-        EXPECT_NE(cause.find("allreduce"), std::string::npos) << cause;
-        // One rank per host: the halos cross the network (4 per rank but at the grid's edges).
-        EXPECT_NE(cause.find(" between nodes"), std::string::npos) << cause;
-        EXPECT_EQ(cause.find("all on one node"), std::string::npos) << cause;
-      }
+  // One way wrong at a time: the phases flagged at N = 256 must name it, and only it.
+  const auto expect_cause = [&](const nlohmann::json& j, const std::string& branch) {
+    bool flagged = false;
+    const nlohmann::json at256 = point_at(j, 256);
+    for (const auto& c : at256.at("phase_checks")) {
+      if (!c.at("flagged").get<bool>()) continue;
+      flagged = true;
+      std::printf("N = 256, %s: simulated %.6g s, replayed %.6g s (%+.1f %%): %s\n",
+                  c.at("name").get<std::string>().c_str(),
+                  c.at("simulated_phase_et_seconds").get<double>(),
+                  c.at("replayed_phase_et_seconds").get<double>(),
+                  c.at("difference_pct").get<double>(), c.value("cause", "").c_str());
+      EXPECT_EQ(c.at("causes"), nlohmann::json::array({branch})) << c.dump(2);
+      EXPECT_TRUE(c.at("cause").get<std::string>().starts_with(branch + ":")) << c.dump(2);
     }
-    EXPECT_TRUE(seen) << j.dump(2);
-    const std::string table = slurp(dir / "slow" / "prediction.txt");
-    EXPECT_NE(table.find("FLAGGED: communication"), std::string::npos) << table;
-    const std::string svg = slurp(dir / "slow" / "scaling.svg");
-    EXPECT_NE(svg.find("a phase differs by more than 10 %"), std::string::npos);
+    EXPECT_TRUE(flagged) << "nothing flagged:\n" << j.dump(2);
+  };
+  SmpiTraining big;
+  train_from_smpi(dir / "big", "stencil2d", {"512", std::to_string(kIters)}, kTraining, big);
+  if (HasFatalFailure()) return;
+  {
+    SCOPED_TRACE("compute: the compute-bound stencil simulated twice as fast");
+    expect_cause(check.predict(kPlatform, "big-fast", big, {"--cpu-speedup", "2"}), "compute");
+  }
+  {
+    SCOPED_TRACE("collective: the stencil with SMPI's smp_binomial allreduce");
+    expect_cause(
+        check.predict(kPlatform, "smp-allreduce", t, {"--cfg", "smpi/allreduce:smp_binomial"}),
+        "collective");
   }
   // The compute-bound stencil on the same two platforms: nothing flagged.
   {
     SCOPED_TRACE("compute-bound, B = A with 4x the latency");
-    SmpiTraining big;
-    train_from_smpi(dir / "big", "stencil2d", {"512", std::to_string(kIters)}, kTraining, big);
-    if (HasFatalFailure()) return;
     const nlohmann::json j = predict(slow, "big-slow", big);
     for (const auto& pt : j.at("points")) {
       SCOPED_TRACE("N = " + std::to_string(pt.at("n").get<std::int64_t>()));
@@ -493,22 +490,80 @@ std::vector<std::string> csv_phase_cells(const fs::path& report, const std::stri
   return {};
 }
 
+// --tolerance sets where the cross-check flags: the stencil's replay at N = 256 on R = 32 is
+// 2 to 3 % above the simulation on the same platform, not flagged at 10 % (above), flagged at
+// 2 %. --full with --replay-launcher replays every N but cross-checks no phase, and says so.
+TEST(PredictCli, ToleranceAndFullModeWithTheReplay) {
+  const fs::path dir = scratch_dir("predict-cli-tolerance");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  ReplayCrossCheck check(dir);
+  {
+    SCOPED_TRACE("--tolerance 0.02");
+    const nlohmann::json j = check.predict(kPlatform, "tight", t, {"--tolerance", "0.02"});
+    EXPECT_DOUBLE_EQ(j.at("tolerance").get<double>(), 0.02);
+    const nlohmann::json at256 = point_at(j, 256);
+    bool flagged = false;
+    for (const auto& c : at256.at("phase_checks")) {
+      const double difference = c.at("difference_pct").get<double>();
+      EXPECT_EQ(c.at("flagged").get<bool>(), std::fabs(difference) > 2.0) << c.dump();
+      flagged = flagged || c.at("flagged").get<bool>();
+    }
+    EXPECT_TRUE(flagged) << at256.dump(2);
+  }
+  {
+    SCOPED_TRACE("--full");
+    const nlohmann::json j = check.predict(kPlatform, "full", t, {"--full"});
+    const nlohmann::json at256 = point_at(j, 256);
+    EXPECT_TRUE(at256.contains("replay_pet_seconds")) << at256.dump(2);
+    EXPECT_FALSE(at256.contains("phase_checks")) << at256.dump(2);
+    bool said = false;
+    for (const auto& w : j.at("warnings")) {
+      said = said || w.get<std::string>().starts_with("--full with --replay-launcher");
+    }
+    EXPECT_TRUE(said) << j.at("warnings").dump(2);
+  }
+}
+
+// --interval none: no bounds anywhere, and the JSON says no interval was made.
+TEST(PredictCli, IntervalNoneWritesNoBounds) {
+  const fs::path dir = scratch_dir("predict-cli-interval-none");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  std::vector<std::string> args = {"predict", "--runs"};
+  args.insert(args.end(), t.runs.begin(), t.runs.end());
+  args.insert(args.end(), {"--targets", "64", "--platform", kPlatform, "-o",
+                           (dir / "report").string(), "--interval", "none"});
+  const CommandResult r = p3s(args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json j = read_json(dir / "report" / "prediction.json");
+  EXPECT_FALSE(j.contains("interval"));
+  EXPECT_FALSE(j.contains("interval_fit_level"));
+  ASSERT_FALSE(j.at("points").empty());
+  for (const auto& pt : j.at("points")) {
+    EXPECT_FALSE(pt.contains("pet_low_seconds")) << pt.dump();
+    EXPECT_FALSE(pt.contains("pet_high_seconds")) << pt.dump();
+  }
+  EXPECT_EQ(r.output.find("simulating the model's low and high bounds"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "report" / "prediction.txt").find("low, high:"), std::string::npos);
+}
+
 // The cross-check on an app with a compute-bound and a communication-bound phase in one run
 // (tests/apps/two_phase.c, 8 doubles per message): the first loop computes 200 us per
 // iteration against one 64 B sendrecv of a few us, the second computes 2 us around two 64 B
-// sendrecvs. SimGrid on 4x the latency of the replay's platform must flag the second
-// (communication) and not the first; on the same platform nothing is flagged at N = 256.
-// prediction.csv carries both PhaseETs, the difference, the flag and the cause per phase.
-// The replay runs R = N = 256 processes: with R = 32 (black holes standing in for the other
-// ranks) the Synthetic Signature times the sendrecv ring 41 % slower than smpirun's own run of
-// the app at N = 256 (and 13 to 40 % slower at N = 4..16), a disagreement of the replay with the
-// truth that the cross-check rightly flags, and not what this test is about.
+// sendrecvs, with no collective. SimGrid on 4x the latency of the replay's platform must flag
+// the second, for point-to-point messages and nothing else, and not the first; on the same
+// platform nothing is flagged at N = 256. prediction.csv carries both PhaseETs, the
+// difference, the flag and the cause per phase. The replay runs R = 32 processes, black holes
+// standing in for the other ranks (before issue 22 they timed the ring 41 % slow).
 TEST(PredictCli, CrossCheckTellsTheCommunicationPhaseFromTheComputePhase) {
   const fs::path dir = scratch_dir("predict-cli-cross-check-two-phase");
   SmpiTraining t;
   train_from_smpi(dir, "two_phase", {"8", "20"}, {4, 8, 16, 32}, t);
   if (HasFatalFailure()) return;
-  ReplayCrossCheck check(dir, 256);
+  ReplayCrossCheck check(dir, 32);
   const std::string slow = check.slow_platform();
   for (const bool same : {true, false}) {
     SCOPED_TRACE(same ? "A = B" : "B = A with 4x the latency");
@@ -544,8 +599,9 @@ TEST(PredictCli, CrossCheckTellsTheCommunicationPhaseFromTheComputePhase) {
         EXPECT_EQ(c.at("flagged").get<bool>(), !same) << c.dump();
         if (!same) {
           EXPECT_LT(c.at("difference_pct").get<double>(), -10.0) << c.dump();
-          EXPECT_TRUE(cause.starts_with("communication")) << cause;
-          EXPECT_NE(cause.find("64 B"), std::string::npos) << cause;
+          EXPECT_EQ(c.at("causes"), nlohmann::json::array({"point-to-point"})) << c.dump();
+          EXPECT_TRUE(cause.starts_with("point-to-point")) << cause;
+          EXPECT_NE(cause.find("64 B between nodes"), std::string::npos) << cause;
           std::string csv_cause = cause;
           std::replace(csv_cause.begin(), csv_cause.end(), ',', ';');
           EXPECT_EQ(cells[4], csv_cause);
@@ -673,7 +729,7 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
     return p3s(args);
   };
 
-  // Per phase: PET = sum of PhaseET x weight; PhaseET the slowest rank's mean.
+  // Per phase: PET = sum of PhaseET x weight + fill; PhaseET the slowest rank's mean.
   {
     SCOPED_TRACE("per-phase");
     const CommandResult r = simulate("per-phase.json", {"--repetitions", "2"});
@@ -694,7 +750,8 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
     double sum = 0;
     for (const auto& phase : j.at("phases")) {
       const double et = phase.at("phase_et_seconds").get<double>();
-      sum += et * phase.at("weight").get<double>();
+      sum += et * phase.at("weight").get<double>() + phase.at("fill_seconds").get<double>();
+      EXPECT_GE(phase.at("fill_seconds").get<double>(), 0);
       const auto& per_rank = phase.at("per_rank_seconds");
       const double lo = per_rank.at("min").get<double>(), mean = per_rank.at("mean").get<double>(),
                    hi = per_rank.at("max").get<double>();
@@ -703,7 +760,7 @@ TEST(SimulateCli, PerPhaseFullAndSettingsAgainstSmpirun) {
       expect_relative(hi, et, 1e-9, "PhaseET against the slowest rank");
     }
     const double pet = j.at("pet_seconds").get<double>();
-    expect_relative(pet, sum, 1e-9, "PET against sum of PhaseET x weight");
+    expect_relative(pet, sum, 1e-9, "PET against sum of PhaseET x weight + fill");
     expect_relative(pet, truth, kTolerance, "PET against smpirun");
     EXPECT_NE(r.output.find("PET"), std::string::npos) << r.output;
   }

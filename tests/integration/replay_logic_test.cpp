@@ -1,16 +1,21 @@
-// The Synthetic Signature's logic on Open MPI, for real (issue 11): each test app is traced at
-// small n and modelled, its ST4NP generated at N, and p3s-replay run on R processes under a
-// time bound. From the JSON, counted against the ST4NP text (read by the test itself): every
-// rank's every call executed in every step that loads it, every measurement unit measured
-// exactly once over the steps and only where its peers were loaded, and the black holes of
-// every step equal to an independent count of eq. 5.
+// The Synthetic Signature's logic on Open MPI, for real (issues 11 and 22): each test app is
+// traced at small n and modelled, its ST4NP generated at N, and p3s-replay run on R processes
+// under a time bound. From the JSON, counted against the ST4NP text (read by the test itself):
+// every rank's every call made in every step that loads it, as many times as the step played
+// repetitions (counted by the calls themselves); every measurement unit timed by its call in
+// exactly one step, in every measured repetition, none missing, only where its peers were
+// loaded, and, when it exchanges messages, for a time above 0 (--record-units: the records the
+// measuring call writes); and the black holes of every step equal to an independent count of
+// eq. 5.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "integration/run_helpers.hpp"
 #include "integration/st4np_text.hpp"
@@ -45,7 +50,8 @@ void model_app(const fs::path& work, const LogicCase& c) {
 }
 
 CommandResult replay(const fs::path& input, int n, int processes, const fs::path& json,
-                     const std::vector<std::string>& extra = {}) {
+                     const std::vector<std::string>& extra = {},
+                     const std::string& compute = "none") {
   // The model (app.slt) or the ST4NP file (st4np.txt): p3s-replay takes either.
   std::vector<std::string> argv = {"timeout",
                                    kHangBound,
@@ -60,19 +66,68 @@ CommandResult replay(const fs::path& input, int n, int processes, const fs::path
                                    "-o",
                                    json.string(),
                                    "--compute",
-                                   "none",
+                                   compute,
                                    "--repetitions",
-                                   "1"};
+                                   "2",
+                                   "--record-units"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return run_command(argv);
+}
+
+bool loaded_all(const std::vector<std::int32_t>& peers, const std::set<std::int32_t>& loaded) {
+  return std::all_of(peers.begin(), peers.end(), [&](std::int32_t p) { return loaded.count(p); });
 }
 
 std::size_t units_of(const TextCall& c) {
   return c.completion ? std::max<std::size_t>(1, c.completes.size()) : 1;
 }
 
-bool loaded_all(const std::vector<std::int32_t>& peers, const std::set<std::int32_t>& loaded) {
-  return std::all_of(peers.begin(), peers.end(), [&](std::int32_t p) { return loaded.count(p); });
+// The ranks unit `unit` of call `c` exchanges messages with: a completion's unit k is its k-th
+// distinct peer; any other call's one unit, all its peers.
+std::vector<std::int32_t> unit_peers(const TextCall& c, std::size_t unit) {
+  if (c.completion && !c.completes.empty()) return {c.completes.at(unit)};
+  return c.peers;
+}
+
+using UnitKey = std::tuple<int, int, int, int>;  // phase, rank, call, unit
+
+// Every unit record the measuring calls wrote, checked against the ST4NP and the step that
+// loaded it; each unit must appear exactly once and none may be missing.
+void check_unit_records(const nlohmann::json& j, const St4npText& st4np, int repetitions) {
+  ASSERT_TRUE(j.contains("units")) << "--record-units wrote no units";
+  std::map<UnitKey, int> seen;
+  for (const nlohmann::json& row : j.at("units").at("rows")) {
+    const int phase = row[0], rank = row[1], call = row[2], unit = row[3], step = row[4];
+    const int timed = row[5];
+    const double seconds = row[6];
+    const UnitKey key{phase, rank, call, unit};
+    ++seen[key];
+    const auto calls = st4np.calls.find({phase, rank});
+    ASSERT_NE(calls, st4np.calls.end()) << "a unit of phase " << phase << " rank " << rank;
+    ASSERT_LT(static_cast<std::size_t>(call), calls->second.size()) << "rank " << rank;
+    const TextCall& c = calls->second[static_cast<std::size_t>(call)];
+    ASSERT_LT(static_cast<std::size_t>(unit), units_of(c)) << c.op << " of rank " << rank;
+    EXPECT_EQ(timed, repetitions) << c.op << " of rank " << rank << ", unit " << unit;
+    const std::vector<std::int32_t> peers = unit_peers(c, static_cast<std::size_t>(unit));
+    if (!peers.empty()) {
+      EXPECT_GT(seconds, 0) << c.op << " of rank " << rank << ": a message in no time";
+    }
+    const auto ranks = j.at("step_log").at(step).at("ranks").get<std::vector<std::int32_t>>();
+    const std::set<std::int32_t> loaded(ranks.begin(), ranks.end());
+    EXPECT_TRUE(loaded.count(rank) && loaded_all(peers, loaded))
+        << c.op << " of rank " << rank << " measured in step " << step << " without its peers";
+  }
+  for (const auto& [key, calls] : st4np.calls) {
+    for (std::size_t call = 0; call < calls.size(); ++call) {
+      for (std::size_t unit = 0; unit < units_of(calls[call]); ++unit) {
+        const UnitKey k{key.first, key.second, static_cast<int>(call), static_cast<int>(unit)};
+        const auto it = seen.find(k);
+        EXPECT_TRUE(it != seen.end() && it->second == 1)
+            << "phase " << key.first << " rank " << key.second << " call " << call << " unit "
+            << unit << ": measured " << (it == seen.end() ? 0 : it->second) << " times";
+      }
+    }
+  }
 }
 
 // Units of `calls` whose peers are all in `loaded`: what a step may measure.
@@ -124,7 +179,9 @@ void check_replay(const LogicCase& c, const fs::path& work, int n, int processes
     for (std::size_t slot = 0; slot < ranks.size(); ++slot) {
       if (ranks[slot] < 0) continue;
       const std::vector<TextCall>& calls = st4np.calls.at({phase, ranks[slot]});
-      EXPECT_EQ(step.at("executed")[slot].get<std::size_t>(), calls.size() * (1 + repetitions))
+      const auto warmups = step.at("warmup_repetitions").get<std::size_t>();
+      EXPECT_EQ(step.at("executed")[slot].get<std::size_t>(),
+                calls.size() * (warmups + static_cast<std::size_t>(repetitions)))
           << "phase " << phase << " rank " << ranks[slot];
       executed.insert({phase, ranks[slot]});
       const auto here = step.at("measured")[slot].get<std::size_t>();
@@ -154,6 +211,7 @@ void check_replay(const LogicCase& c, const fs::path& work, int n, int processes
         << "phase " << key.first << " rank " << key.second << ": units measured over the steps";
   }
   EXPECT_GT(j.at("pet_seconds").get<double>(), 0);
+  check_unit_records(j, st4np, repetitions);
 
   // The ST4NP file itself replays as the model does: the same steps, the same units measured.
   if (processes >= n) return;
@@ -254,6 +312,160 @@ TEST(ReplayLogic, RefusesWhatItCannotReplayAndWritesNothing) {
   std::string first;
   std::getline(kept, first);
   EXPECT_EQ(first, "mine");
+}
+
+// --compute spin and sleep under Open MPI: with every rank loaded (R = N, no black holes, one
+// rank per core of this machine's two), the slowest rank's time per repetition of the
+// imbalanced app's phase is at least the compute the ST4NP gives its slowest rank (the test's
+// own sum of BURST_CPU), within how late a woken sleeper may be; without emulation it is not.
+TEST(ReplayLogic, ComputeIsEmulatedBySpinningAndBySleeping) {
+  const LogicCase c{"app_imbalanced", {2, 3, 4, 5}, "2048", 20};
+  const fs::path work = scratch_dir("replay_logic_compute");
+  model_app(work, c);
+  if (HasFatalFailure()) return;
+  const int n = 2;
+  const CommandResult generated =
+      run_command({p3s_bin(), "generate", (work / "app.slt").string(), "-n", std::to_string(n),
+                   "-o", (work / "st4np").string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  const St4npText st4np = read_st4np_text(work / "st4np" / "st4np.txt");
+  std::map<std::string, nlohmann::json> runs;
+  for (const std::string mode : {"spin", "sleep", "none"}) {
+    const fs::path json = work / ("replay-" + mode + ".json");
+    const CommandResult run = replay(work / "app.slt", n, n, json, {"--force"}, mode);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    std::ifstream in(json);
+    runs[mode] = nlohmann::json::parse(in);
+    EXPECT_EQ(runs[mode].at("compute"), mode);
+  }
+  for (std::size_t p = 0; p < st4np.phase_names.size(); ++p) {
+    double slowest = 0;  // s of compute per repetition, the slowest rank's
+    for (int r = 0; r < n; ++r) {
+      std::int64_t sum = 0;
+      for (const TextCall& call : st4np.calls.at({static_cast<int>(p), r})) sum += call.burst_ns;
+      slowest = std::max(slowest, static_cast<double>(sum) * 1e-9);
+    }
+    if (slowest < 1e-4) continue;  // too little compute to tell emulation from noise
+    SCOPED_TRACE(st4np.phase_names[p]);
+    const auto phase_et = [&](const std::string& mode) {
+      return runs[mode].at("phases")[p].at("phase_et_seconds").get<double>();
+    };
+    std::printf("%s: compute %.6g s; PhaseET spin %.6g s, sleep %.6g s, none %.6g s\n",
+                st4np.phase_names[p].c_str(), slowest, phase_et("spin"), phase_et("sleep"),
+                phase_et("none"));
+    EXPECT_GE(phase_et("spin"), slowest);
+    EXPECT_GE(phase_et("sleep"), 0.99 * slowest);
+    EXPECT_LT(phase_et("none"), 0.5 * slowest);
+  }
+}
+
+// Collectives on sub-communicators are refused, as replay_mpi/README.md says: exit 3 naming the
+// phase, the rank and the call, and no JSON.
+TEST(ReplayLogic, SubCommunicatorCollectivesAreRefused) {
+  const LogicCase c{"app_subcomm", {4, 6, 8, 9}, "16", 10};
+  const fs::path work = scratch_dir("replay_logic_subcomm");
+  model_app(work, c);
+  if (HasFatalFailure()) return;
+  const fs::path json = work / "replay.json";
+  const CommandResult run = replay(work / "app.slt", 16, 4, json);
+  EXPECT_EQ(run.exit_code, 3) << run.output;
+  EXPECT_NE(run.output.find("on a sub-communicator"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(json));
+}
+
+// p3s-replay's options on the stencil (N = 64, R = 8), each held against what it says:
+// --measurable M plays M ranks per step and still measures every unit once; --phases 0 replays
+// phase 0 alone; --no-noise makes no noise pairs, which the same run has without it (with
+// --measurable 2, so that processes are left over for them); --mapping
+// cyclic --ranks-per-node 4 places rank r on node r mod 16, which every measured message's
+// link must follow. `p3s replay` passes them all on.
+TEST(ReplayLogic, OptionsDoWhatTheySay) {
+  const fs::path work = scratch_dir("replay_logic_options");
+  model_app(work, kStencil);
+  if (HasFatalFailure()) return;
+  const fs::path slt = work / "app.slt";
+  const CommandResult generated = run_command(
+      {p3s_bin(), "generate", slt.string(), "-n", "64", "-o", (work / "st4np").string()});
+  ASSERT_EQ(generated.exit_code, 0) << generated.output;
+  const St4npText st4np = read_st4np_text(work / "st4np" / "st4np.txt");
+  const auto run = [&](const std::string& name, const std::vector<std::string>& extra) {
+    const fs::path json = work / (name + ".json");
+    const CommandResult r = replay(slt, 64, 8, json, extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(json);
+    return nlohmann::json::parse(in);
+  };
+  {
+    SCOPED_TRACE("--measurable 2");
+    const nlohmann::json j = run("measurable", {"--measurable", "2"});
+    EXPECT_EQ(j.at("measurable"), 2);
+    for (const auto& step : j.at("step_log")) EXPECT_EQ(step.at("ranks").size(), 2U);
+    check_unit_records(j, st4np, j.at("measured_repetitions").get<int>());
+  }
+  {
+    SCOPED_TRACE("--phases 0");
+    const nlohmann::json j = run("phases", {"--phases", "0"});
+    ASSERT_EQ(j.at("phases").size(), 1U);
+    EXPECT_EQ(j.at("phases")[0].at("name"), st4np.phase_names.at(0));
+    for (const auto& step : j.at("step_log")) EXPECT_EQ(step.at("phase"), 0);
+  }
+  {
+    SCOPED_TRACE("--no-noise");  // with 2 measurable of 8, at most 2 black holes: 4 left over
+    EXPECT_GT(run("noise", {"--measurable", "2"}).at("noise_pairs").get<int>(), 0);
+    EXPECT_EQ(run("no-noise", {"--measurable", "2", "--no-noise"}).at("noise_pairs"), 0);
+  }
+  {
+    SCOPED_TRACE("--mapping cyclic --ranks-per-node 4");
+    const nlohmann::json j = run("cyclic", {"--mapping", "cyclic", "--ranks-per-node", "4"});
+    EXPECT_EQ(j.at("mapping"), "cyclic");
+    const auto& columns = j.at("messages").at("columns");
+    const auto column = [&](const std::string& c) {
+      return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), c) -
+                                      columns.begin());
+    };
+    ASSERT_FALSE(j.at("messages").at("rows").empty());
+    for (const auto& m : j.at("messages").at("rows")) {
+      const int rank = m[column("rank")], peer = m[column("peer")];
+      const bool same_node = rank % 16 == peer % 16;  // 64 ranks, 4 per node: 16 nodes
+      EXPECT_EQ(m[column("link")].get<std::string>(), same_node ? "node" : "network")
+          << rank << " -> " << peer;
+    }
+  }
+  {
+    SCOPED_TRACE("p3s replay passes them on");
+    const fs::path json = work / "cli.json";
+    const CommandResult r = run_command(
+        {"env",
+         std::string("P3S_REPLAY_BIN=") + P3S_REPLAY_BIN,
+         p3s_bin(),
+         "replay",
+         slt.string(),
+         "-n",
+         "64",
+         "--launcher",
+         std::string("timeout ") + kHangBound + " " + P3S_MPIRUN + " --oversubscribe -np 8",
+         "-o",
+         json.string(),
+         "--compute",
+         "none",
+         "--measurable",
+         "2",
+         "--no-noise",
+         "--phases",
+         "0",
+         "--mapping",
+         "cyclic",
+         "--ranks-per-node",
+         "4"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("measurable"), 2);
+    EXPECT_EQ(j.at("noise_pairs"), 0);
+    EXPECT_EQ(j.at("phases").size(), 1U);
+    EXPECT_EQ(j.at("mapping"), "cyclic");
+    EXPECT_EQ(j.at("ranks_per_node"), 4);
+  }
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ St4npText read_st4np_text(const std::filesystem::path& file) {
       TextCall c;
       c.op = word;
       c.completion = is_completion(word);
+      c.burst_ns = f[2];
       c.dst = static_cast<std::int32_t>(f[3]);
       c.bytes = f[5];
       add_once(c.peers, static_cast<std::int32_t>(f[3]));

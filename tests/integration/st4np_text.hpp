@@ -17,8 +17,9 @@ struct TextCall {
                                         // startall every request's peer
   std::vector<std::int32_t> completes;  // a completion's requests' distinct peers
   bool completion = false;
-  std::int32_t dst = -1;   // the rank it sends to, -1 for none
-  std::int64_t bytes = 0;  // what it sends (a collective: contributes)
+  std::int64_t burst_ns = 0;  // the compute before the call (BURST_CPU)
+  std::int32_t dst = -1;      // the rank it sends to, -1 for none
+  std::int64_t bytes = 0;     // what it sends (a collective: contributes)
 };
 
 struct St4npText {

@@ -1,77 +1,97 @@
-// The SLT at the bounds of its fits (model/slt_bounds): every weight, volume and compute fit
-// scaled by 1 -/+ its uncertainty, the largest of its leave-one-out error, its error at the
-// training runs and its data's allowed scatter; checked on hand-made fits against arithmetic.
+// The SLT at the ends of its fits' predictive bands at one N (model/slt_bounds): every weight,
+// volume and compute fit moved to its band's end there, nothing else; fits without training
+// runs named, not guessed.
 #include <gtest/gtest.h>
 
+#include "model/fit_band.hpp"
 #include "model/slt_bounds.hpp"
 
 namespace p3s::model {
 namespace {
 
-// 100 + 2000 n^-1, with the given quality numbers (%).
-ScalingFit fit(std::optional<double> loo, double max_error, double noise) {
+// 100 + 2000 n^-1 through four runs that scatter by a few percent around it.
+ScalingFit noisy_fit() {
   ScalingFit f;
   f.form = ScalingForm::NormalForm;
   f.constant = 100;
   f.terms = {{2000, ScalingTerm{TermVariable::N, -1.0, 0}}};
-  f.quality.loo_error_pct = loo;
-  f.quality.max_error_pct = max_error;
-  f.quality.noise_pct = noise;
+  f.quality.noise_pct = 4;
+  f.training = {{4, 612}, {8, 344}, {16, 228}, {32, 160}};
   return f;
 }
 
-TEST(SltBounds, UncertaintyIsTheLargestOfTheFitsErrors) {
-  EXPECT_DOUBLE_EQ(fit_uncertainty(fit(8, 2, 5).quality), 0.08);
-  EXPECT_DOUBLE_EQ(fit_uncertainty(fit(std::nullopt, 2, 5).quality), 0.05);
-  EXPECT_DOUBLE_EQ(fit_uncertainty(fit(1, 12.5, 5).quality), 0.125);
-  EXPECT_DOUBLE_EQ(fit_uncertainty(fit(std::nullopt, 0, 0).quality), 0.0);
+// 4096 bytes in every run: exact.
+ScalingFit exact_fit() {
+  ScalingFit f;
+  f.constant = 4096;
+  f.training = {{4, 4096}, {8, 4096}, {16, 4096}};
+  return f;
 }
 
-TEST(SltBounds, AFitAtItsBoundsIsItsValueTimesOneMinusAndPlusItsError) {
-  const ScalingFit f = fit(10, 2, 5);  // 10 %
+TEST(SltBounds, AFitAtABoundIsTheEndOfItsBandAtThatN) {
+  const ScalingFit f = noisy_fit();
   for (const double n : {4.0, 64.0, 4096.0}) {
-    const double value = 100 + 2000 / n;
-    EXPECT_NEAR(fit_at_bound(f, FitBound::Low).at(n), 0.9 * value, 1e-9 * value) << n;
-    EXPECT_NEAR(fit_at_bound(f, FitBound::High).at(n), 1.1 * value, 1e-9 * value) << n;
+    const FitBand band = *fit_band(f, n, 0.9);
+    EXPECT_LT(band.low, f.at(n));
+    EXPECT_GT(band.high, f.at(n));
+    EXPECT_NEAR(fit_at_bound(f, FitBound::Low, n, 0.9)->at(n), band.low, 1e-9 * f.at(n)) << n;
+    EXPECT_NEAR(fit_at_bound(f, FitBound::High, n, 0.9)->at(n), band.high, 1e-9 * f.at(n)) << n;
   }
-  // An exact fit stays where it is; an error above 100 % gives 0 at the low bound, not less.
-  EXPECT_EQ(fit_at_bound(fit(std::nullopt, 0, 0), FitBound::Low), fit(std::nullopt, 0, 0));
-  EXPECT_DOUBLE_EQ(fit_at_bound(fit(150, 0, 0), FitBound::Low).at(16), 0.0);
-  EXPECT_DOUBLE_EQ(fit_at_bound(fit(150, 0, 0), FitBound::High).at(16), 2.5 * 225);
+  EXPECT_DOUBLE_EQ(fit_at_bound(exact_fit(), FitBound::High, 64, 0.9)->at(64), 4096);
+  ScalingFit untrained = noisy_fit();
+  untrained.training.clear();
+  EXPECT_FALSE(fit_at_bound(untrained, FitBound::Low, 64, 0.9));
 }
 
-TEST(SltBounds, TheSltAtABoundMovesWeightsBytesAndComputeOnly) {
+Slt one_phase_slt(const ScalingFit& weight, const ScalingFit& bytes, const ScalingFit& compute) {
   Slt slt;
   slt.application = "app";
   slt.runs = {4, 16};
   PhaseModel phase;
   phase.name = "phase 0";
-  phase.weight = fit(std::nullopt, 0, 0);  // exact: unchanged
+  phase.weight = weight;
   SlotModel send;
   send.op = core::Op::Isend;
-  send.bytes = fit(std::nullopt, 4, 0);
+  send.bytes = bytes;
   SlotModel wait;
   wait.op = core::Op::Waitall;
   phase.slots = {send, wait};
   slt.phases = {phase};
-  PhaseCompute compute;
+  PhaseCompute phase_compute;
   InstructionGroup group;
-  group.per_rank_ns = fit(std::nullopt, 1, 5);
-  compute.groups = {group};
-  slt.compute.phases = {compute};
+  group.per_rank_ns = compute;
+  phase_compute.groups = {group};
+  slt.compute.phases = {phase_compute};
+  return slt;
+}
 
-  const Slt high = slt_at_bound(slt, FitBound::High);
-  const Slt low = slt_at_bound(slt, FitBound::Low);
-  EXPECT_EQ(high.phases[0].weight, slt.phases[0].weight);
-  EXPECT_DOUBLE_EQ(high.phases[0].slots[0].bytes->at(16), 1.04 * 225);
-  EXPECT_DOUBLE_EQ(low.phases[0].slots[0].bytes->at(16), 0.96 * 225);
+TEST(SltBounds, TheSltAtABoundMovesWeightsBytesAndComputeOnly) {
+  const Slt slt = one_phase_slt(exact_fit(), noisy_fit(), noisy_fit());
+  std::vector<std::string> unbounded;
+  const Slt high = slt_at_bound(slt, FitBound::High, 256, 0.9, unbounded);
+  const Slt low = slt_at_bound(slt, FitBound::Low, 256, 0.9, unbounded);
+  EXPECT_TRUE(unbounded.empty());
+  const FitBand band = *fit_band(noisy_fit(), 256, 0.9);
+  EXPECT_DOUBLE_EQ(high.phases[0].weight.at(256), 4096);
+  EXPECT_DOUBLE_EQ(high.phases[0].slots[0].bytes->at(256), band.high);
+  EXPECT_DOUBLE_EQ(low.phases[0].slots[0].bytes->at(256), band.low);
   EXPECT_FALSE(high.phases[0].slots[1].bytes.has_value());
-  EXPECT_DOUBLE_EQ(high.compute.phases[0].groups[0].per_rank_ns.at(16), 1.05 * 225);
-  EXPECT_DOUBLE_EQ(low.compute.phases[0].groups[0].per_rank_ns.at(16), 0.95 * 225);
+  EXPECT_DOUBLE_EQ(high.compute.phases[0].groups[0].per_rank_ns.at(256), band.high);
+  EXPECT_DOUBLE_EQ(low.compute.phases[0].groups[0].per_rank_ns.at(256), band.low);
   // Nothing else moves.
   EXPECT_EQ(high.runs, slt.runs);
   EXPECT_EQ(high.phases[0].slots[1].op, core::Op::Waitall);
   EXPECT_EQ(high.compute.phases[0].groups[0].points, slt.compute.phases[0].groups[0].points);
+}
+
+TEST(SltBounds, AFitWithoutTrainingRunsIsNamed) {
+  ScalingFit untrained = noisy_fit();
+  untrained.training.clear();
+  std::vector<std::string> unbounded;
+  slt_at_bound(one_phase_slt(exact_fit(), exact_fit(), untrained), FitBound::High, 64, 0.9,
+               unbounded);
+  ASSERT_EQ(unbounded.size(), 1U);
+  EXPECT_EQ(unbounded[0], "phase 0 compute of group 0");
 }
 
 }  // namespace

@@ -655,8 +655,9 @@ TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
   EXPECT_EQ(scaling_plot_svg(p).find("differs by more than"), std::string::npos);
   p.tolerance = 0.2;
   p.points[2].replay_pet_seconds = 2.5;
-  p.points[2].phase_checks = {{"phase_1", 40, 0.04, 0.06, true, "communication: 512 B"},
-                              {"phase_2", 1, 0.5, 0.45, false, ""}};
+  p.points[2].phase_checks = {
+      {"phase_1", 40, 0.04, 0.06, true, {"point-to-point"}, "point-to-point: 512 B"},
+      {"phase_2", 1, 0.5, 0.45, false, {}, ""}};
   EXPECT_DOUBLE_EQ(p.points[2].phase_checks[0].difference_pct(), 50.0);
   EXPECT_DOUBLE_EQ(p.points[2].phase_checks[1].difference_pct(), -10.0);
   const nlohmann::json j = prediction_json(p);
@@ -668,12 +669,13 @@ TEST(PredictionReport, PhaseCrossCheckInTableJsonAndPicture) {
   EXPECT_DOUBLE_EQ(checks[0]["replayed_phase_et_seconds"].get<double>(), 0.06);
   EXPECT_DOUBLE_EQ(checks[0]["difference_pct"].get<double>(), 50.0);
   EXPECT_TRUE(checks[0]["flagged"].get<bool>());
-  EXPECT_EQ(checks[0]["cause"].get<std::string>(), "communication: 512 B");
+  EXPECT_EQ(checks[0]["cause"].get<std::string>(), "point-to-point: 512 B");
+  EXPECT_EQ(checks[0]["causes"], nlohmann::json::array({"point-to-point"}));
   EXPECT_FALSE(checks[1]["flagged"].get<bool>());
   EXPECT_FALSE(checks[1].contains("cause"));
   EXPECT_FALSE(j["points"][0].contains("phase_checks"));
   const std::string table = prediction_table(p);
-  EXPECT_NE(table.find("+50.0%  FLAGGED: communication: 512 B"), std::string::npos) << table;
+  EXPECT_NE(table.find("+50.0%  FLAGGED: point-to-point: 512 B"), std::string::npos) << table;
   EXPECT_NE(table.find("-10.0%"), std::string::npos) << table;
   EXPECT_NE(table.find("more than 20 %"), std::string::npos) << table;
   const std::string svg = scaling_plot_svg(p);
@@ -765,7 +767,8 @@ TEST(PredictionReport, IntervalInTableCsvJsonAndBand) {
 
   // The band: one shaded path through both bounded points (low edge, then high edge back).
   const std::string svg = scaling_plot_svg(p);
-  EXPECT_NE(svg.find("PET interval (the model's fits at their bounds)"), std::string::npos);
+  EXPECT_NE(svg.find("PET interval (the model's fits at the ends of their bands)"),
+            std::string::npos);
   const std::regex band(R"(<path d="M[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ )"
                         R"(L[0-9.]+,[0-9.]+ Z" fill="#1f5fbf" fill-opacity="0.2")");
   EXPECT_TRUE(std::regex_search(svg, band)) << svg;
