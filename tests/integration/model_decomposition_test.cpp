@@ -13,6 +13,7 @@
 #include <map>
 
 #include "integration/model_helpers.hpp"
+#include "integration/pair_bytes.hpp"
 #include "integration/run_helpers.hpp"
 #include "integration/st4np_text.hpp"
 #include "model/slt_json.hpp"
@@ -21,9 +22,6 @@ namespace p3s::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Bytes sent per (sender, receiver) in one iteration.
-using PairBytes = std::map<std::pair<int, int>, std::int64_t>;
 
 struct DecompositionCase {
   std::string app;
@@ -34,13 +32,6 @@ struct DecompositionCase {
   int iterations = 0;
   std::function<PairBytes(int)> expected;
 };
-
-fs::path traced(const fs::path& work, const DecompositionCase& c, int n) {
-  const fs::path dir = work / (c.app + "-" + std::to_string(n));
-  const CommandResult result = trace_app(dir, n, c.app, c.args);
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return dir;
-}
 
 // The loop phase of an ST4NP (the one repeated as often as the app iterates): the bytes each
 // rank sends each other rank in one repetition.
@@ -60,54 +51,25 @@ PairBytes st4np_pairs(const St4npText& st4np, int iterations) {
   return pairs;
 }
 
-// Bytes the model sends to a (sender, receiver) pair beyond what the app sends there.
-std::int64_t misrouted(const PairBytes& app, const PairBytes& model) {
-  std::int64_t wrong = 0;
-  for (const auto& [pair, bytes] : model) {
-    const auto it = app.find(pair);
-    wrong += std::max<std::int64_t>(0, bytes - (it == app.end() ? 0 : it->second));
-  }
-  return wrong;
-}
-
 void expect_bytes_at(const DecompositionCase& c, const fs::path& work, int n) {
-  SCOPED_TRACE(c.app + " generated at N = " + std::to_string(n));
-  const fs::path dir = work / ("st4np-" + std::to_string(n));
-  const CommandResult generated = run_command({p3s_bin(), "generate", (work / "app.slt").string(),
-                                               "-n", std::to_string(n), "-o", dir.string()});
-  ASSERT_EQ(generated.exit_code, 0) << generated.output;
-  EXPECT_NE(generated.output.find("consistent"), std::string::npos) << generated.output;
-  const PairBytes model = st4np_pairs(read_st4np_text(dir / "st4np.txt"), c.iterations);
-  const PairBytes app = c.expected(n);
-  EXPECT_EQ(misrouted(app, model), 0);
-  EXPECT_EQ(model, app);
+  SCOPED_TRACE(c.app);
+  expect_generated_pairs(
+      work / "app.slt", n, work / ("st4np-" + std::to_string(n)),
+      [&](const St4npText& st4np) { return st4np_pairs(st4np, c.iterations); }, c.expected(n));
 }
 
 // Returns the directory of its runs, SLT and ST4NPs.
 fs::path check_decomposition(const DecompositionCase& c) {
   const fs::path work = scratch_dir("decomposition_" + c.app);
-  std::vector<fs::path> training;
-  std::vector<std::string> cmd = {p3s_bin(), "model"};
-  for (int n : c.training) {
-    training.push_back(traced(work, c, n));
-    cmd.push_back(training.back().string());
-  }
-  const fs::path holdout = traced(work, c, c.holdout);
-  cmd.insert(cmd.end(), {"--holdout", holdout.string(), "-o", (work / "app.slt").string()});
-  // Exit 0: every training run covered to 90 %, and nothing left undecided.
-  const CommandResult modelled = run_command(cmd);
-  EXPECT_EQ(modelled.exit_code, 0) << modelled.output;
-  if (modelled.exit_code != 0) return work;
-  const model::Slt slt = model::read_slt(work / "app.slt");
-  for (const model::RunCoverage& cov : slt.coverage) {
-    EXPECT_GE(cov.modelled, 0.9) << "n = " << cov.n << "\n" << modelled.output;
-  }
-  const HeldOutModel held = model_with_holdout(training, holdout);
+  const ModelledApp run = trace_and_model(work, c.app, c.args, c.training, c.holdout);
+  expect_covered(work / "app.slt", run.modelled, c.training.size());
+  if (run.modelled.exit_code != 0) return work;
+  const HeldOutModel held = model_with_holdout(run.training, run.holdout);
   std::size_t loop = held.built.slt.phases.size();
   for (std::size_t k = 0; k < held.built.slt.phases.size(); ++k) {
     if (std::lround(held.built.slt.phases[k].weight.at(c.holdout)) == c.iterations) loop = k;
   }
-  EXPECT_LT(loop, held.built.slt.phases.size()) << modelled.output;
+  EXPECT_LT(loop, held.built.slt.phases.size()) << run.modelled.output;
   if (loop == held.built.slt.phases.size()) return work;
   expect_holdout_exact(held, loop, 0.3);
   expect_bytes_at(c, work, c.holdout);
@@ -244,7 +206,12 @@ TEST(ModelDecompositions, NarrowPeriodicGridsAreRefusedUntilARunDecidesThem) {
                             [](int n) { return torus_pairs(n, 6); }};
   const fs::path work = scratch_dir("decomposition_narrow_torus");
   std::vector<std::string> narrow = {p3s_bin(), "model"};
-  for (int n : {2, 4, 8}) narrow.push_back(traced(work, c, n).string());
+  for (int n : {2, 4, 8}) {
+    const fs::path dir = work / (c.app + "-" + std::to_string(n));
+    const CommandResult traced = trace_app(dir, n, c.app, c.args);
+    EXPECT_EQ(traced.exit_code, 0) << traced.output;
+    narrow.push_back(dir.string());
+  }
   narrow.insert(narrow.end(), {"-o", (work / "narrow.slt").string()});
   const CommandResult refused = run_command(narrow);
   EXPECT_EQ(refused.exit_code, 3) << refused.output;

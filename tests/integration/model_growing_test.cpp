@@ -15,6 +15,7 @@
 #include <map>
 
 #include "integration/model_helpers.hpp"
+#include "integration/pair_bytes.hpp"
 #include "integration/run_helpers.hpp"
 #include "integration/st4np_text.hpp"
 #include "model/slt_json.hpp"
@@ -23,9 +24,6 @@ namespace p3s::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Bytes sent per (sender, receiver) in one iteration.
-using PairBytes = std::map<std::pair<int, int>, std::int64_t>;
 
 // What p3s does with a case today. Refused: the structure is beyond the model yet, and the
 // model must say so (exit 3, the phase named) and generate refuse it, never pass a wrong one.
@@ -44,13 +42,6 @@ struct GrowingCase {
   // cut by the phase detector where its calls repeat, which differs as the loop grows with n.
   bool holdout_cut_alike = true;
 };
-
-fs::path traced(const fs::path& work, const GrowingCase& c, int n) {
-  const fs::path dir = work / (c.app + "-" + std::to_string(n));
-  const CommandResult result = trace_app(dir, n, c.app, c.args);
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return dir;
-}
 
 // The bytes each rank sends each other rank in one iteration of an ST4NP's loop. Every
 // point-to-point message of these apps is sent in the loop, and app_cg2d's loop has no
@@ -71,27 +62,11 @@ PairBytes st4np_pairs(const St4npText& st4np, int iterations) {
   return pairs;
 }
 
-// Bytes the model sends to a (sender, receiver) pair beyond what the app sends there.
-std::int64_t misrouted(const PairBytes& app, const PairBytes& model) {
-  std::int64_t wrong = 0;
-  for (const auto& [pair, bytes] : model) {
-    const auto it = app.find(pair);
-    wrong += std::max<std::int64_t>(0, bytes - (it == app.end() ? 0 : it->second));
-  }
-  return wrong;
-}
-
 void expect_bytes_at(const GrowingCase& c, const fs::path& work, int n) {
-  SCOPED_TRACE(c.app + " generated at N = " + std::to_string(n));
-  const fs::path dir = work / ("st4np-" + std::to_string(n));
-  const CommandResult generated = run_command({p3s_bin(), "generate", (work / "app.slt").string(),
-                                               "-n", std::to_string(n), "-o", dir.string()});
-  ASSERT_EQ(generated.exit_code, 0) << generated.output;
-  EXPECT_NE(generated.output.find("consistent"), std::string::npos) << generated.output;
-  const PairBytes model = st4np_pairs(read_st4np_text(dir / "st4np.txt"), c.iterations);
-  const PairBytes app = c.expected(n);
-  EXPECT_EQ(misrouted(app, model), 0);
-  EXPECT_EQ(model, app);
+  SCOPED_TRACE(c.app);
+  expect_generated_pairs(
+      work / "app.slt", n, work / ("st4np-" + std::to_string(n)),
+      [&](const St4npText& st4np) { return st4np_pairs(st4np, c.iterations); }, c.expected(n));
 }
 
 // The model names the loop it cannot model and exits 3; generate refuses every N from it.
@@ -111,33 +86,19 @@ void expect_refused(const GrowingCase& c, const fs::path& work, const CommandRes
 
 void check_growing(const GrowingCase& c) {
   const fs::path work = scratch_dir("growing_" + c.app);
-  std::vector<fs::path> training;
-  std::vector<std::string> cmd = {p3s_bin(), "model"};
-  for (int n : c.training) {
-    training.push_back(traced(work, c, n));
-    cmd.push_back(training.back().string());
-  }
-  const fs::path holdout = traced(work, c, c.holdout);
-  cmd.insert(cmd.end(), {"--holdout", holdout.string(), "-o", (work / "app.slt").string()});
-  const CommandResult modelled = run_command(cmd);
+  const ModelledApp run = trace_and_model(work, c.app, c.args, c.training, c.holdout);
   if (c.outcome == Outcome::Refused) {
-    expect_refused(c, work, modelled);
+    expect_refused(c, work, run.modelled);
     return;
   }
-  // Exit 0: every training run covered to 90 %, and nothing left undecided.
-  EXPECT_EQ(modelled.exit_code, 0) << modelled.output;
-  if (modelled.exit_code != 0) return;
-  const model::Slt slt = model::read_slt(work / "app.slt");
-  EXPECT_EQ(slt.coverage.size(), c.training.size()) << modelled.output;
-  for (const model::RunCoverage& cov : slt.coverage) {
-    EXPECT_GE(cov.modelled, 0.9) << "n = " << cov.n << "\n" << modelled.output;
-  }
+  expect_covered(work / "app.slt", run.modelled, c.training.size());
+  if (run.modelled.exit_code != 0) return;
   for (int n : c.generated) expect_bytes_at(c, work, n);
   if (!c.holdout_cut_alike) {
     expect_bytes_at(c, work, c.holdout);
     return;
   }
-  const HeldOutModel held = model_with_holdout(training, holdout);
+  const HeldOutModel held = model_with_holdout(run.training, run.holdout);
   // The loop: of the phases repeated a multiple of the iteration count at the hold-out, the one
   // with the largest share of the largest training run (expect_holdout_exact then holds every
   // phase of 1 % or more of the hold-out run).
@@ -149,7 +110,7 @@ void check_growing(const GrowingCase& c) {
     if (weight < c.iterations || weight % c.iterations != 0) continue;
     if (loop == none || phase.shares.back() > held.built.slt.phases[loop].shares.back()) loop = k;
   }
-  ASSERT_LT(loop, held.built.slt.phases.size()) << modelled.output;
+  ASSERT_LT(loop, held.built.slt.phases.size()) << run.modelled.output;
   expect_holdout_exact(held, loop, 0.3);
   expect_bytes_at(c, work, c.holdout);
 }

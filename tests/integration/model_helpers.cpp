@@ -6,6 +6,7 @@
 
 #include "model/holdout_check.hpp"
 #include "model/model_runs.hpp"
+#include "model/slt_json.hpp"
 #include "signature/run_analysis.hpp"
 
 namespace p3s::testing {
@@ -65,6 +66,38 @@ void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loo
     ASSERT_TRUE(p.volume_pct && p.weight_pct);
     EXPECT_LE(std::abs(*p.volume_pct), 2.0);
     EXPECT_EQ(*p.weight_pct, 0.0);
+  }
+}
+
+ModelledApp trace_and_model(const std::filesystem::path& work, const std::string& app,
+                            const std::vector<std::string>& args, const std::vector<int>& training,
+                            int holdout) {
+  auto traced = [&](int n) {
+    const std::filesystem::path dir = work / (app + "-" + std::to_string(n));
+    const CommandResult result = trace_app(dir, n, app, args);
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return dir;
+  };
+  ModelledApp out;
+  std::vector<std::string> cmd = {p3s_bin(), "model"};
+  for (int n : training) {
+    out.training.push_back(traced(n));
+    cmd.push_back(out.training.back().string());
+  }
+  out.holdout = traced(holdout);
+  cmd.insert(cmd.end(), {"--holdout", out.holdout.string(), "-o", (work / "app.slt").string()});
+  out.modelled = run_command(cmd);
+  return out;
+}
+
+void expect_covered(const std::filesystem::path& slt_file, const CommandResult& modelled,
+                    std::size_t runs) {
+  // Exit 0: every training run covered to 90 %, and nothing left undecided.
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.output;
+  const model::Slt slt = model::read_slt(slt_file);
+  EXPECT_EQ(slt.coverage.size(), runs) << modelled.output;
+  for (const model::RunCoverage& cov : slt.coverage) {
+    EXPECT_GE(cov.modelled, 0.9) << "n = " << cov.n << "\n" << modelled.output;
   }
 }
 

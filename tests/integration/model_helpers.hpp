@@ -3,8 +3,10 @@
 // larger n related to its phases as `p3s model --holdout` relates it.
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
+#include "integration/run_helpers.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_builder.hpp"
 
@@ -38,5 +40,20 @@ enum class Order : std::uint8_t { Decided, Undecided };
 // reported by gtest with the hold-out table.
 void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loop_share,
                           Order order = Order::Decided);
+
+// An app traced at its training n and a hold-out n under `work` (APP-N), and `p3s model` on the
+// training runs with --holdout into work/app.slt.
+struct ModelledApp {
+  std::vector<std::filesystem::path> training;
+  std::filesystem::path holdout;
+  CommandResult modelled;
+};
+ModelledApp trace_and_model(const std::filesystem::path& work, const std::string& app,
+                            const std::vector<std::string>& args, const std::vector<int>& training,
+                            int holdout);
+
+// `p3s model` exited 0 and its SLT covers every training run to 90 % or more.
+void expect_covered(const std::filesystem::path& slt_file, const CommandResult& modelled,
+                    std::size_t runs);
 
 }  // namespace p3s::testing
