@@ -152,7 +152,12 @@ TEST(ModelApps, RandomPeersIsReportedNotModelledAndGenerateRefuses) {
   EXPECT_NE(refused.output.find("refused"), std::string::npos) << refused.output;
   const CommandResult carried = run_command({p3s_bin(), "generate", slt_file.string(), "-n", "60",
                                              "-o", (work / "carried").string(), "--carry-nearest"});
-  EXPECT_NE(carried.output.find("NOT MODELLED"), std::string::npos) << carried.output;
+  // The loop is carried and said to be; a phase some run cut on its own (random peers make the
+  // cut depend on the draw) cannot be carried, and generate then refuses, naming it.
+  const bool said_carried = carried.output.find("NOT MODELLED") != std::string::npos;
+  const bool refused_left_out =
+      carried.exit_code != 0 && carried.output.find("would leave out") != std::string::npos;
+  EXPECT_TRUE(said_carried || refused_left_out) << carried.output;
 }
 
 }  // namespace
