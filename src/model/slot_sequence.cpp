@@ -51,13 +51,10 @@ std::string SlotLayout::blocks_text() const {
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
-const SlotBlock* SlotLayout::block_of(std::int64_t template_index) const {
-  for (const SlotBlock& block : blocks) {
-    if (template_index >= block.first && template_index < block.first + block.period) {
-      return &block;
-    }
-  }
-  return nullptr;
+bool SlotLayout::in_block(std::int64_t template_index) const {
+  return std::any_of(blocks.begin(), blocks.end(), [&](const SlotBlock& block) {
+    return template_index >= block.first && template_index < block.first + block.period;
+  });
 }
 
 namespace {

@@ -44,9 +44,8 @@ struct SlotLayout {
     std::int64_t s = 0;
   };
   Place place(std::int64_t k, std::int64_t n) const;
-  // The block template t is in, if any.
-  const SlotBlock* block_of(std::int64_t template_index) const;
-  bool in_block(std::int64_t template_index) const { return block_of(template_index) != nullptr; }
+  // Whether template t is in a block (its rules may use the repetition index s).
+  bool in_block(std::int64_t template_index) const;
   // "slots 1-3 repeated log2(n) times; slots 5-8 repeated sqrt(n) - 1 times", or "".
   std::string blocks_text() const;
   bool operator==(const SlotLayout&) const = default;
