@@ -74,26 +74,49 @@ constexpr std::size_t kLongestBody = 64;
 // number, not the jump from one loop's tags to another's.
 constexpr std::int32_t kLargestTagStep = 64;
 
-// Repetition r of the body at `first` as a block with those steps: its call j.
+// Repetition r of the body at `first` as a block with those steps, its tags shifted by `shift`:
+// its call j.
 SlotCall repeated_call(const std::vector<SlotCall>& calls, const Item& item, std::size_t r,
-                       std::size_t j) {
+                       std::size_t j, std::int32_t shift = 0) {
   SlotCall c = calls[item.first + j];
-  c.tag += static_cast<std::int32_t>(r) * item.tag_step[j];
-  c.rtag += static_cast<std::int32_t>(r) * item.rtag_step[j];
+  const auto advance = [&](std::int32_t tag, std::int32_t step) {
+    return tag < 0 ? tag : tag + shift + static_cast<std::int32_t>(r) * step;
+  };
+  c.tag = advance(c.tag, item.tag_step[j]);
+  c.rtag = advance(c.rtag, item.rtag_step[j]);
   return c;
 }
 
-// How many repetitions of `item`'s body (its steps set) `calls` has from `at` on.
+// How many repetitions of `item`'s body (its steps set, its tags shifted by `shift`) `calls`
+// has from `at` on.
 std::size_t repetitions_at(const std::vector<SlotCall>& body_calls, const Item& item,
-                           const std::vector<SlotCall>& calls, std::size_t at) {
+                           const std::vector<SlotCall>& calls, std::size_t at,
+                           std::int32_t shift = 0) {
   std::size_t r = 0;
   while (at + (r + 1) * item.period <= calls.size()) {
     for (std::size_t j = 0; j < item.period; ++j) {
-      if (!(calls[at + r * item.period + j] == repeated_call(body_calls, item, r, j))) return r;
+      if (!(calls[at + r * item.period + j] == repeated_call(body_calls, item, r, j, shift))) {
+        return r;
+      }
     }
     ++r;
   }
   return r;
+}
+
+// How far the tags of `calls` from `at` on lie from the block's in the largest run: the
+// difference at the body's first tagged call (0 when it has none, or `calls` makes another
+// call there).
+std::int32_t tag_shift_at(const std::vector<SlotCall>& body_calls, const Item& item,
+                          const std::vector<SlotCall>& calls, std::size_t at) {
+  for (std::size_t j = 0; j < item.period && at + j < calls.size(); ++j) {
+    const SlotCall& body = body_calls[item.first + j];
+    const SlotCall& call = calls[at + j];
+    if (body.op != call.op || !call.used) return 0;
+    if (body.tag >= 0 && call.tag >= 0) return call.tag - body.tag;
+    if (body.rtag >= 0 && call.rtag >= 0) return call.rtag - body.rtag;
+  }
+  return 0;
 }
 
 // The block of `period` calls at `at` of the largest run, with the step its first two
@@ -151,16 +174,26 @@ std::vector<Item> compress(const std::vector<SlotCall>& calls, Reading reading) 
 }
 
 // Reads a run's calls as the items: how often each comes (a fixed call once or not at all, a
-// block any number of times, the most that leaves the rest readable).
+// block any number of times, the most that leaves the rest readable), and how far each block's
+// tags lie from the largest run's.
 class RunReader {
  public:
+  struct Reading {
+    std::vector<std::size_t> counts;
+    std::vector<std::int32_t> shifts;
+  };
+
   RunReader(const std::vector<SlotCall>& largest, const std::vector<Item>& items,
             const std::vector<SlotCall>& calls)
-      : largest_(largest), items_(items), calls_(calls), counts_(items.size(), 0) {}
+      : largest_(largest),
+        items_(items),
+        calls_(calls),
+        reading_{std::vector<std::size_t>(items.size(), 0),
+                 std::vector<std::int32_t>(items.size(), 0)} {}
 
-  std::optional<std::vector<std::size_t>> read() {
+  std::optional<Reading> read() {
     if (!parse(0, 0)) return std::nullopt;
-    return counts_;
+    return reading_;
   }
 
  private:
@@ -169,8 +202,10 @@ class RunReader {
     if (failed_.contains({item, at})) return false;
     const Item& it = items_[item];
     std::vector<std::size_t> choices;
+    std::int32_t shift = 0;
     if (it.block) {
-      for (std::size_t c = repetitions_at(largest_, it, calls_, at) + 1; c-- > 0;) {
+      shift = tag_shift_at(largest_, it, calls_, at);
+      for (std::size_t c = repetitions_at(largest_, it, calls_, at, shift) + 1; c-- > 0;) {
         choices.push_back(c);
       }
     } else {
@@ -179,7 +214,8 @@ class RunReader {
     }
     for (std::size_t c : choices) {
       if (parse(item + 1, at + c * it.period)) {
-        counts_[item] = c;
+        reading_.counts[item] = c;
+        reading_.shifts[item] = c > 0 ? shift : 0;
         return true;
       }
     }
@@ -190,7 +226,7 @@ class RunReader {
   const std::vector<SlotCall>& largest_;
   const std::vector<Item>& items_;
   const std::vector<SlotCall>& calls_;
-  std::vector<std::size_t> counts_;
+  Reading reading_;
   std::set<std::pair<std::size_t, std::size_t>> failed_;
 };
 
@@ -227,6 +263,44 @@ std::optional<IntegerFormula> block_count(const std::vector<FormulaSample>& coun
       "follows no formula in n{}",
       period, fmt::join(seen, "; "), smallest_run_hint(counts));
   return std::nullopt;
+}
+
+// Where the tags of the block's first repetition lie at n, from the runs that make it (every
+// tag moves alike); nothing, with `failure` saying why, when that follows no formula in n.
+std::optional<IntegerFormula> block_tag_shift(const std::vector<FormulaSample>& shifts,
+                                              std::size_t period, std::string& failure) {
+  if (std::all_of(shifts.begin(), shifts.end(),
+                  [](const FormulaSample& s) { return s.value == 0; })) {
+    return IntegerFormula{};
+  }
+  std::optional<IntegerFormula> shift = fit_integer_formula(shifts, size_bases());
+  if (shift) return shift;
+  std::vector<std::string> seen;
+  seen.reserve(shifts.size());
+  for (const FormulaSample& s : shifts) seen.push_back(fmt::format("{:+} at n = {}", s.value, s.n));
+  failure = fmt::format(
+      "the tags of a block of {} call(s) start elsewhere at each n ({} from the largest run's), "
+      "which follows no formula in n",
+      period, fmt::join(seen, "; "));
+  return std::nullopt;
+}
+
+// Block k of the runs' readings: its repetitions and the shift of its tags as formulas in n.
+std::optional<SlotBlock> block_of_runs(const Alignment& alignment,
+                                       const std::vector<RunReader::Reading>& readings,
+                                       std::size_t k, std::size_t period, std::string& failure) {
+  std::vector<FormulaSample> counts;
+  std::vector<FormulaSample> shifts;
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    const std::int64_t n = alignment.runs[i].n;
+    counts.push_back({n, 0, static_cast<std::int64_t>(readings[i].counts[k])});
+    if (readings[i].counts[k] > 0) shifts.push_back({n, 0, readings[i].shifts[k]});
+  }
+  std::optional<IntegerFormula> count = block_count(counts, period, failure);
+  if (!count) return std::nullopt;
+  std::optional<IntegerFormula> shift = block_tag_shift(shifts, period, failure);
+  if (!shift) return std::nullopt;
+  return SlotBlock{0, static_cast<std::int64_t>(period), std::move(*count), std::move(*shift)};
 }
 
 // Run `run`'s slots laid out as the items with `counts`: a fixed call it lacks becomes a slot
@@ -271,13 +345,12 @@ std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& fa
                        [](const auto& a, const auto& b) { return a.size() < b.size(); }) -
       calls.begin());
   std::vector<Item> items;
-  std::vector<std::vector<std::size_t>> counts;
+  std::vector<RunReader::Reading> readings;
   for (const Reading reading : {Reading::ShortestBody, Reading::MostCalls}) {
     items = compress(calls[longest], reading);
-    counts.clear();
+    readings.clear();
     for (std::size_t i = 0; i < calls.size(); ++i) {
-      std::optional<std::vector<std::size_t>> read =
-          RunReader(calls[longest], items, calls[i]).read();
+      std::optional<RunReader::Reading> read = RunReader(calls[longest], items, calls[i]).read();
       if (!read) {
         failure = fmt::format(
             "the calls of one repetition change with n, and not as blocks that repeat between "
@@ -285,11 +358,11 @@ std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& fa
             alignment.runs[i].n, alignment.runs[longest].n);
         break;
       }
-      counts.push_back(std::move(*read));
+      readings.push_back(std::move(*read));
     }
-    if (counts.size() == calls.size()) break;
+    if (readings.size() == calls.size()) break;
   }
-  if (counts.size() != calls.size()) return std::nullopt;
+  if (readings.size() != calls.size()) return std::nullopt;
   failure.clear();
   for (std::size_t k = 0; k < items.size(); ++k) {
     const Item& item = items[k];
@@ -299,19 +372,17 @@ std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& fa
       out.rtag_step.push_back(0);
       continue;
     }
-    std::vector<FormulaSample> samples;
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      samples.push_back({alignment.runs[i].n, 0, static_cast<std::int64_t>(counts[i][k])});
-    }
-    std::optional<IntegerFormula> count = block_count(samples, item.period, failure);
-    if (!count) return std::nullopt;
-    out.layout.blocks.push_back(
-        {out.layout.templates, static_cast<std::int64_t>(item.period), std::move(*count)});
+    std::optional<SlotBlock> block = block_of_runs(alignment, readings, k, item.period, failure);
+    if (!block) return std::nullopt;
+    block->first = out.layout.templates;
+    out.layout.blocks.push_back(std::move(*block));
     out.layout.templates += static_cast<std::int64_t>(item.period);
     out.tag_step.insert(out.tag_step.end(), item.tag_step.begin(), item.tag_step.end());
     out.rtag_step.insert(out.rtag_step.end(), item.rtag_step.begin(), item.rtag_step.end());
   }
-  for (std::size_t i = 0; i < calls.size(); ++i) expand(alignment.runs[i], items, counts[i]);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    expand(alignment.runs[i], items, readings[i].counts);
+  }
   return out;
 }
 

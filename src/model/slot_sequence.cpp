@@ -45,8 +45,10 @@ SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
 std::string SlotLayout::blocks_text() const {
   std::vector<std::string> parts;
   for (const SlotBlock& block : blocks) {
-    parts.push_back(fmt::format("slots {}-{} repeated {} times", block.first,
-                                block.first + block.period - 1, block.count.text()));
+    const bool shifted = block.tag_shift != IntegerFormula{};
+    parts.push_back(fmt::format("slots {}-{} repeated {} times{}", block.first,
+                                block.first + block.period - 1, block.count.text(),
+                                shifted ? ", tags shifted by " + block.tag_shift.text() : ""));
   }
   return fmt::format("{}", fmt::join(parts, "; "));
 }
@@ -55,6 +57,15 @@ bool SlotLayout::in_block(std::int64_t template_index) const {
   return std::any_of(blocks.begin(), blocks.end(), [&](const SlotBlock& block) {
     return template_index >= block.first && template_index < block.first + block.period;
   });
+}
+
+std::int64_t SlotLayout::tag_shift_at(std::int64_t template_index, std::int64_t n) const {
+  for (const SlotBlock& block : blocks) {
+    if (template_index >= block.first && template_index < block.first + block.period) {
+      return block.tag_shift.at(n);
+    }
+  }
+  return 0;
 }
 
 namespace {
@@ -370,7 +381,10 @@ void to_json(nlohmann::json& out, const SlotLayout& layout) {
   out = {{"templates", layout.templates}};
   nlohmann::json blocks = nlohmann::json::array();
   for (const SlotBlock& block : layout.blocks) {
-    blocks.push_back({{"first", block.first}, {"period", block.period}, {"count", block.count}});
+    blocks.push_back({{"first", block.first},
+                      {"period", block.period},
+                      {"count", block.count},
+                      {"tag_shift", block.tag_shift}});
   }
   out["blocks"] = blocks;
 }
@@ -382,7 +396,7 @@ void from_json(const nlohmann::json& in, SlotLayout& layout) {
   std::int64_t after_last = 0;
   for (const nlohmann::json& b : in.at("blocks")) {
     SlotBlock block{b.at("first").get<std::int64_t>(), b.at("period").get<std::int64_t>(),
-                    b.at("count").get<IntegerFormula>()};
+                    b.at("count").get<IntegerFormula>(), b.at("tag_shift").get<IntegerFormula>()};
     if (block.first < after_last || block.period < 1 ||
         block.first + block.period > layout.templates) {
       throw std::invalid_argument("a layout's blocks lie within its templates, in order and apart");

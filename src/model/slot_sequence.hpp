@@ -18,11 +18,14 @@
 
 namespace p3s::model {
 
-// Templates [first, first + period) repeat `count` times in place.
+// Templates [first, first + period) repeat `count` times in place. Their tags at n are the
+// templates' shifted by `tag_shift` (0 in the largest training run): a backward sweep whose first
+// stage's tag names the last cell starts at a tag that grows with n.
 struct SlotBlock {
   std::int64_t first = 0;
   std::int64_t period = 1;
   IntegerFormula count;
+  IntegerFormula tag_shift;
   bool operator==(const SlotBlock&) const = default;
 };
 
@@ -46,6 +49,8 @@ struct SlotLayout {
   Place place(std::int64_t k, std::int64_t n) const;
   // Whether template t is in a block (its rules may use the repetition index s).
   bool in_block(std::int64_t template_index) const;
+  // How far template t's tags are shifted at n (its block's tag_shift; 0 outside blocks).
+  std::int64_t tag_shift_at(std::int64_t template_index, std::int64_t n) const;
   // "slots 1-3 repeated log2(n) times; slots 5-8 repeated sqrt(n) - 1 times", or "".
   std::string blocks_text() const;
   bool operator==(const SlotLayout&) const = default;

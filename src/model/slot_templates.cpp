@@ -46,14 +46,19 @@ std::optional<EventToken> template_example(const Alignment& alignment,
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (const std::size_t k : templates.slots_of[t][i]) {
-      const std::int64_t s = templates.layout.in_block(static_cast<std::int64_t>(t))
+      const auto ti = static_cast<std::int64_t>(t);
+      const std::int64_t s = templates.layout.in_block(ti)
                                  ? templates.layout.place(static_cast<std::int64_t>(k), run.n).s
                                  : 0;
+      const auto shift = static_cast<std::int32_t>(templates.layout.tag_shift_at(ti, run.n));
+      const auto back = [&](std::int32_t tag, std::int32_t step) {
+        return tag < 0 ? tag : tag - shift - static_cast<std::int32_t>(s) * step;
+      };
       for (const auto& e : run.slot_events[k]) {
         if (!e) continue;
         EventToken first = *e;
-        first.tag -= static_cast<std::int32_t>(s) * templates.tag_step[t];
-        first.rtag -= static_cast<std::int32_t>(s) * templates.rtag_step[t];
+        first.tag = back(first.tag, templates.tag_step[t]);
+        first.rtag = back(first.rtag, templates.rtag_step[t]);
         if (!example) example = first;
         if (first.op != example->op || first.tag != example->tag || first.rtag != example->rtag) {
           failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,

@@ -18,7 +18,7 @@
 
 namespace p3s::model {
 
-inline constexpr std::string_view kSltFormat = "p3s-slt 3";
+inline constexpr std::string_view kSltFormat = "p3s-slt 4";
 
 // One communication (or collective, or completion) of a phase: a slot every rank has, absent
 // on the ranks whose peer rule says kNoPeer (border ranks: null communications).

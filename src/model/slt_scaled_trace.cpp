@@ -259,13 +259,13 @@ std::vector<SltScaledTrace::InstantiatedSlot> SltScaledTrace::instantiate_slots(
                                           slot_index, core::op_name(model.op), nprocs - 1, nprocs));
     }
     const std::int64_t s = phase.layout.in_block(at.template_index) ? at.s : 0;
-    slot.tag = core::kNone;
-    slot.rtag = core::kNone;
-    if (model.tag != core::kNone)
-      slot.tag = static_cast<std::int32_t>(model.tag + s * model.tag_step);
-    if (model.rtag != core::kNone) {
-      slot.rtag = static_cast<std::int32_t>(model.rtag + s * model.rtag_step);
-    }
+    const std::int64_t shift = phase.layout.tag_shift_at(at.template_index, nprocs);
+    // No tag (kNone) and any tag (kAnyTag) stay what they are.
+    const auto tag_at = [&](std::int32_t tag, std::int32_t step) {
+      return tag < 0 ? tag : static_cast<std::int32_t>(tag + shift + s * step);
+    };
+    slot.tag = tag_at(model.tag, model.tag_step);
+    slot.rtag = tag_at(model.rtag, model.rtag_step);
     slot.bytes =
         bytes_at(model.bytes, nprocs, fmt::format("slot {} bytes", at.template_index), notes);
     slot.rbytes = bytes_at(model.rbytes, nprocs,

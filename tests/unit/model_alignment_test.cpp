@@ -359,6 +359,66 @@ TEST(SlotLayout, AGrowingBlockBetweenFixedCallsIsModelled) {
   EXPECT_EQ(events.back().op, core::Op::Allreduce);
 }
 
+// A pipeline on a periodic ring, as an ADI sweep runs one: n - 1 stages forward, each sending
+// to r + 1 with the stage's tag 100 + s and receiving from r - 1, then n - 1 stages back, from
+// the last cell's stage down (tags 200 + n - 1 to 201), sending to r - 1; then an allreduce.
+LogicalRun forward_and_back(std::int64_t n) {
+  LogicalRun run;
+  run.n = n;
+  LogicalPhase phase;
+  auto stage = [n](std::int64_t r, std::int64_t ahead, std::int32_t tag,
+                   std::vector<EventToken>& events) {
+    events.push_back(isend(r, (r + ahead + n) % n, n, tag));
+    EventToken receive = isend(r, (r - ahead + n) % n, n, -1);
+    receive.op = core::Op::Irecv;
+    receive.src = receive.dst;
+    receive.dst = core::kNone;
+    receive.rtag = tag;
+    receive.rbytes = receive.bytes;
+    receive.bytes = 0;
+    events.push_back(receive);
+  };
+  for (std::int64_t r = 0; r < n; ++r) {
+    LogicalRankPhase rank;
+    for (std::int32_t s = 0; s + 1 < n; ++s) stage(r, 1, 100 + s, rank.events);
+    for (auto s = static_cast<std::int32_t>(n - 1); s > 0; --s) stage(r, -1, 200 + s, rank.events);
+    rank.events.push_back(collective(core::Op::Allreduce));
+    rank.weight = 10;
+    rank.share = 0.9;
+    rank.total_ns = 900;
+    phase.ranks.push_back(std::move(rank));
+    run.rank_run_ns.push_back(1000);
+  }
+  run.phases.push_back(std::move(phase));
+  return run;
+}
+
+TEST(SlotLayout, ABackwardSweepsTagsStartAtTheLastStageWhereverNPutsIt) {
+  const Slt slt = build_slt(
+      {forward_and_back(2), forward_and_back(3), forward_and_back(4), forward_and_back(5)});
+  ASSERT_EQ(slt.phases.size(), 1u);
+  const PhaseModel& phase = slt.phases[0];
+  ASSERT_TRUE(phase.pattern_modelled) << phase.failures.front();
+  ASSERT_EQ(phase.layout.blocks.size(), 2u) << phase.layout.blocks_text();
+  EXPECT_EQ(phase.layout.blocks[0].count.text(), "n - 1");
+  EXPECT_EQ(phase.layout.blocks[1].count.text(), "n - 1");
+  // At N = 12, rank 5: 11 stages forward (tags 100 to 110, to rank 6), 11 back (tags 211 down
+  // to 201, to rank 4), the allreduce.
+  const SltScaledTrace trace(slt, 12);
+  EXPECT_TRUE(check_consistency(trace).consistent());
+  std::vector<core::Event> events;
+  trace.phase_events(0, 5, events);
+  ASSERT_EQ(events.size(), 45u);
+  for (int s = 0; s < 11; ++s) {
+    EXPECT_EQ(events[2 * s].dst, 6) << s;
+    EXPECT_EQ(events[2 * s].tag, 100 + s) << s;
+    EXPECT_EQ(events[22 + 2 * s].dst, 4) << s;
+    EXPECT_EQ(events[22 + 2 * s].tag, 211 - s) << s;
+    EXPECT_EQ(events[23 + 2 * s].src, 6) << s;
+  }
+  EXPECT_EQ(events.back().op, core::Op::Allreduce);
+}
+
 }  // namespace
 }  // namespace p3s::model
 

@@ -76,8 +76,9 @@ TEST(ModelJson, SlotSequencesAndReportsRoundTrip) {
       {PeerRule{XorPeerRule{IntegerFormula{0, {{1, FormulaBasis::Slot}}}}}}};
   EXPECT_EQ(round_trip(butterfly), butterfly);
   const SlotLayout layout{4,
-                          {SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}},
-                           SlotBlock{2, 2, IntegerFormula{-1, {{1, FormulaBasis::Sqrt}}}}}};
+                          {SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}, {}},
+                           SlotBlock{2, 2, IntegerFormula{-1, {{1, FormulaBasis::Sqrt}}},
+                                     IntegerFormula{-4, {{1, FormulaBasis::Sqrt}}}}}};
   EXPECT_EQ(round_trip(layout), layout);
 
   PeerRuleInference report;

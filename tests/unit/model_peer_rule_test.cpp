@@ -239,7 +239,7 @@ std::vector<PhasePeers> butterfly_runs(const std::vector<std::int64_t>& ns) {
   return phases;
 }
 
-const SlotLayout kLog2Block{1, {SlotBlock{0, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}}}};
+const SlotLayout kLog2Block{1, {SlotBlock{0, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}, {}}}};
 
 TEST(SlotSequence, ButterflyGrowsWithLog2N) {
   const SlotSequenceInference inference =
@@ -273,7 +273,7 @@ TEST(SlotSequence, FixedSlotsAroundAGrowingBlock) {
     phase.slots.push_back(previous);
     phases.push_back(std::move(phase));
   }
-  const SlotLayout layout{3, {SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}}}};
+  const SlotLayout layout{3, {SlotBlock{1, 1, IntegerFormula{0, {{1, FormulaBasis::Log2}}}, {}}}};
   const SlotSequenceInference inference = infer_slot_sequence(phases, layout);
   ASSERT_TRUE(inference.modelled()) << inference.reason;
   const std::int64_t n = 1024;
