@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -14,9 +15,19 @@
 namespace p3s::model {
 namespace {
 
-constexpr std::array<std::string_view, 11> kSymbols = {
-    "n",         "sqrt(n)", "cbrt(n)", "cbrt(n)^2",        "log2(n)",        "n/2",
-    "log2(n)/2", "s",       "2^s",     "floor(log2(n)/2)", "ceil(log2(n)/2)"};
+constexpr std::array<std::string_view, 13> kSymbols = {"n",
+                                                       "sqrt(n)",
+                                                       "cbrt(n)",
+                                                       "cbrt(n)^2",
+                                                       "log2(n)",
+                                                       "n/2",
+                                                       "log2(n)/2",
+                                                       "s",
+                                                       "2^s",
+                                                       "floor(log2(n)/2)",
+                                                       "ceil(log2(n)/2)",
+                                                       "min(log2(n),2)",
+                                                       "min(log2(n),3)"};
 
 std::optional<std::int64_t> half(std::optional<std::int64_t> v) {
   if (!v || *v % 2 != 0) return std::nullopt;
@@ -65,6 +76,12 @@ std::optional<std::int64_t> basis_value(FormulaBasis basis, std::int64_t n, std:
       const std::optional<std::int64_t> bits = exact_log2(n);
       if (!bits) return std::nullopt;
       return basis == FormulaBasis::FloorHalfLog2 ? *bits / 2 : (*bits + 1) / 2;
+    }
+    case FormulaBasis::SplitDims2:
+    case FormulaBasis::SplitDims3: {
+      const std::optional<std::int64_t> bits = exact_log2(n);
+      if (!bits) return std::nullopt;
+      return std::min<std::int64_t>(*bits, basis == FormulaBasis::SplitDims2 ? 2 : 3);
     }
   }
   return std::nullopt;

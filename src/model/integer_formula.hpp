@@ -25,6 +25,8 @@ enum class FormulaBasis : std::uint8_t {
   Pow2Slot,       // 2^s
   FloorHalfLog2,  // floor(log2(n)/2): bits of a grid's rows when a power of two is split in two
   CeilHalfLog2,   // ceil(log2(n)/2): bits of its columns
+  SplitDims2,     // min(log2(n), 2): dimensions wider than 1 of a power-of-two 2D grid
+  SplitDims3,     // min(log2(n), 3): of a 3D one (a halo exchanges along each of them)
 };
 
 std::string_view basis_symbol(FormulaBasis basis);        // "sqrt(n)"

@@ -53,7 +53,8 @@ std::optional<IntegerFormula> fit_with(std::span<const FormulaSample> samples,
 std::vector<FormulaBasis> size_bases() {
   return {FormulaBasis::N,           FormulaBasis::Sqrt,          FormulaBasis::Cbrt,
           FormulaBasis::CbrtSquared, FormulaBasis::Log2,          FormulaBasis::HalfN,
-          FormulaBasis::HalfLog2,    FormulaBasis::FloorHalfLog2, FormulaBasis::CeilHalfLog2};
+          FormulaBasis::HalfLog2,    FormulaBasis::FloorHalfLog2, FormulaBasis::CeilHalfLog2,
+          FormulaBasis::SplitDims2,  FormulaBasis::SplitDims3};
 }
 
 std::vector<FormulaBasis> size_and_slot_bases() {

@@ -140,10 +140,14 @@ Item block_at(const std::vector<SlotCall>& calls, std::size_t at, std::size_t pe
   return item;
 }
 
-// How the largest run's calls are read as blocks, from the left: the shortest body that
-// repeats (X X Y Y is two blocks), or the body that repeats over the most calls (X Y X Y is one);
-// the smaller runs decide which.
-enum class Reading : std::uint8_t { ShortestBody, MostCalls };
+// How the largest run's calls are read as blocks, from the left: the shortest body of at least
+// `shortest` calls that repeats (X X Y Y is two blocks), or, with `most_calls`, the body that
+// repeats over the most calls (X Y X Y is one). The smaller runs decide which: a halo exchange of
+// one message pair per split dimension reads as pairs only where the runs split fewer.
+struct Reading {
+  bool most_calls = false;
+  std::size_t shortest = 1;
+};
 
 // The largest run's calls as fixed calls and blocks, read from the left. A block does not start
 // with a completion: that completes what came before (a transpose's wait followed by exchanges
@@ -153,14 +157,14 @@ std::vector<Item> compress(const std::vector<SlotCall>& calls, Reading reading) 
   for (std::size_t i = 0; i < calls.size();) {
     std::optional<Item> best;
     const bool completes = core::op_kind(calls[i].op) == core::OpKind::Completion;
-    for (std::size_t p = 1; !completes && p <= kLongestBody && i + 2 * p <= calls.size(); ++p) {
+    for (std::size_t p = reading.shortest;
+         !completes && p <= kLongestBody && i + 2 * p <= calls.size(); ++p) {
       const Item candidate = block_at(calls, i, p);
       if (candidate.count < 2) continue;
-      if (!best ||
-          (reading == Reading::MostCalls && candidate.count * p > best->count * best->period)) {
+      if (!best || (reading.most_calls && candidate.count * p > best->count * best->period)) {
         best = candidate;
       }
-      if (reading == Reading::ShortestBody) break;
+      if (!reading.most_calls) break;
     }
     if (best) {
       i += best->count * best->period;
@@ -173,25 +177,47 @@ std::vector<Item> compress(const std::vector<SlotCall>& calls, Reading reading) 
   return items;
 }
 
+// The readings to try, in order: the shortest bodies, the bodies over the most calls, then the
+// shortest bodies of at least each length that repeats where those two readings start a block.
+std::vector<Reading> readings_of(const std::vector<SlotCall>& calls) {
+  std::vector<Reading> readings = {{false, 1}, {true, 1}};
+  std::set<std::size_t> periods;
+  for (const Reading& reading : std::vector<Reading>(readings)) {
+    for (const Item& item : compress(calls, reading)) {
+      if (!item.block) continue;
+      for (std::size_t p = 2; p <= kLongestBody && item.first + 2 * p <= calls.size(); ++p) {
+        if (block_at(calls, item.first, p).count >= 2) periods.insert(p);
+      }
+    }
+  }
+  for (const std::size_t p : periods) readings.push_back({false, p});
+  return readings;
+}
+
 // Reads a run's calls as the items: how often each comes (a fixed call once or not at all, a
 // block any number of times, the most that leaves the rest readable), and how far each block's
 // tags lie from the largest run's.
+// How a run reads as the items: per item, how many of its repetitions (or whether the fixed
+// call) the run makes, how far a block's tags lie from the largest run's, and how many
+// repetitions the block lacks before those it makes (LeadingRepetitions::Absent).
+struct RunReading {
+  std::vector<std::size_t> counts;
+  std::vector<std::int32_t> shifts;
+  std::vector<std::size_t> absent;
+};
+
 class RunReader {
  public:
-  struct Reading {
-    std::vector<std::size_t> counts;
-    std::vector<std::int32_t> shifts;
-  };
-
   RunReader(const std::vector<SlotCall>& largest, const std::vector<Item>& items,
             const std::vector<SlotCall>& calls)
       : largest_(largest),
         items_(items),
         calls_(calls),
         reading_{std::vector<std::size_t>(items.size(), 0),
-                 std::vector<std::int32_t>(items.size(), 0)} {}
+                 std::vector<std::int32_t>(items.size(), 0),
+                 std::vector<std::size_t>(items.size(), 0)} {}
 
-  std::optional<Reading> read() {
+  std::optional<RunReading> read() {
     if (!parse(0, 0)) return std::nullopt;
     return reading_;
   }
@@ -226,7 +252,7 @@ class RunReader {
   const std::vector<SlotCall>& largest_;
   const std::vector<Item>& items_;
   const std::vector<SlotCall>& calls_;
-  Reading reading_;
+  RunReading reading_;
   std::set<std::pair<std::size_t, std::size_t>> failed_;
 };
 
@@ -286,33 +312,55 @@ std::optional<IntegerFormula> block_tag_shift(const std::vector<FormulaSample>& 
 }
 
 // Block k of the runs' readings: its repetitions and the shift of its tags as formulas in n.
+// With LeadingRepetitions::Absent, a run that makes none of its repetitions lacks them all: it
+// says nothing of their count, which the formula then gives it as absent repetitions.
 std::optional<SlotBlock> block_of_runs(const Alignment& alignment,
-                                       const std::vector<RunReader::Reading>& readings,
-                                       std::size_t k, std::size_t period, std::string& failure) {
+                                       std::vector<RunReading>& readings, std::size_t k,
+                                       std::size_t period, LeadingRepetitions leading,
+                                       std::string& failure) {
+  const bool all_absent_allowed = leading == LeadingRepetitions::Absent;
   std::vector<FormulaSample> counts;
   std::vector<FormulaSample> shifts;
   for (std::size_t i = 0; i < readings.size(); ++i) {
     const std::int64_t n = alignment.runs[i].n;
-    counts.push_back({n, 0, static_cast<std::int64_t>(readings[i].counts[k])});
-    if (readings[i].counts[k] > 0) shifts.push_back({n, 0, readings[i].shifts[k]});
+    const std::size_t made = readings[i].counts[k];
+    if (made == 0 && all_absent_allowed) continue;
+    counts.push_back({n, 0, static_cast<std::int64_t>(made + readings[i].absent[k])});
+    if (made > 0) shifts.push_back({n, 0, readings[i].shifts[k]});
   }
   std::optional<IntegerFormula> count = block_count(counts, period, failure);
   if (!count) return std::nullopt;
   std::optional<IntegerFormula> shift = block_tag_shift(shifts, period, failure);
   if (!shift) return std::nullopt;
+  for (std::size_t i = 0; i < readings.size() && all_absent_allowed; ++i) {
+    if (readings[i].counts[k] > 0) continue;
+    const std::optional<std::int64_t> lacked = count->try_at(alignment.runs[i].n);
+    if (!lacked || *lacked < 0) {
+      failure = fmt::format("a block repeated {} times has no count at n = {}", count->text(),
+                            alignment.runs[i].n);
+      return std::nullopt;
+    }
+    readings[i].absent[k] = static_cast<std::size_t>(*lacked);
+  }
   return SlotBlock{0, static_cast<std::int64_t>(period), std::move(*count), std::move(*shift)};
 }
 
 // Run `run`'s slots laid out as the items with `counts`: a fixed call it lacks becomes a slot
 // every rank lacks; `order` renumbered.
-void expand(AlignedRun& run, const std::vector<Item>& items,
-            const std::vector<std::size_t>& counts) {
+void expand(AlignedRun& run, const std::vector<Item>& items, const RunReading& reading) {
+  const std::vector<std::size_t>& counts = reading.counts;
   const std::size_t ranks = run.order.size();
   std::vector<std::vector<std::optional<EventToken>>> slots;
   std::vector<std::int32_t> moved(run.slot_events.size(), -1);
   std::size_t at = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::size_t present = items[i].block ? counts[i] * items[i].period : counts[i];
+    if (items[i].block) {
+      // Repetitions no rank of this run makes (a dimension of extent 1 a halo skips).
+      for (std::size_t k = 0; k < reading.absent[i] * items[i].period; ++k) {
+        slots.emplace_back(ranks);
+      }
+    }
     for (std::size_t k = 0; k < present; ++k, ++at) {
       moved[at] = static_cast<std::int32_t>(slots.size());
       slots.push_back(std::move(run.slot_events[at]));
@@ -327,14 +375,106 @@ void expand(AlignedRun& run, const std::vector<Item>& items,
   }
 }
 
+// The step a block's tags advance by from one repetition to the next (one for every tagged call
+// of the body), or 0 when they do not advance.
+std::int32_t tag_step_of(const Item& item) {
+  for (std::size_t j = 0; j < item.period; ++j) {
+    if (item.tag_step[j] != 0) return item.tag_step[j];
+    if (item.rtag_step[j] != 0) return item.rtag_step[j];
+  }
+  return 0;
+}
+
+// Reads each block's shifted tags as the repetitions before them being absent: tags that start
+// k steps further on are the block's repetition k. False, with `failure`, where a shift is no
+// whole number of steps forward.
+bool shifts_as_absent(const Alignment& alignment, const std::vector<Item>& items,
+                      std::vector<RunReading>& readings, std::string& failure) {
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const std::int32_t step = tag_step_of(items[k]);
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+      const std::int32_t shift = readings[i].shifts[k];
+      if (shift == 0) continue;
+      if (step == 0 || shift % step != 0 || shift / step < 0) {
+        failure = fmt::format(
+            "at n = {} a block's tags start {:+} from the largest run's, which is no repetition of "
+            "it",
+            alignment.runs[i].n, shift);
+        return false;
+      }
+      readings[i].absent[k] = static_cast<std::size_t>(shift / step);
+      readings[i].shifts[k] = 0;
+    }
+  }
+  return true;
+}
+
+// The runs' calls read as `items`: each run's counts and shifts, or nothing, with `failure`
+// naming the first run that does not read so.
+std::optional<std::vector<RunReading>> read_runs(const Alignment& alignment,
+                                                 const std::vector<std::vector<SlotCall>>& calls,
+                                                 std::size_t longest,
+                                                 const std::vector<Item>& items,
+                                                 std::string& failure) {
+  std::vector<RunReading> readings;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    std::optional<RunReading> read = RunReader(calls[longest], items, calls[i]).read();
+    if (!read) {
+      failure = fmt::format(
+          "the calls of one repetition change with n, and not as blocks that repeat between "
+          "the same calls (n = {} does not read like n = {})",
+          alignment.runs[i].n, alignment.runs[longest].n);
+      return std::nullopt;
+    }
+    readings.push_back(std::move(*read));
+  }
+  return readings;
+}
+
+// The layout of `items` with the runs' readings: a template per fixed call, a block per block
+// whose repetitions and tag shift follow formulas in n; nothing, with `failure`, otherwise.
+std::optional<InferredLayout> layout_of(const Alignment& alignment, const std::vector<Item>& items,
+                                        std::vector<RunReading>& readings,
+                                        LeadingRepetitions leading, std::string& failure) {
+  InferredLayout out;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const Item& item = items[k];
+    if (!item.block) {
+      ++out.layout.templates;
+      out.tag_step.push_back(0);
+      out.rtag_step.push_back(0);
+      continue;
+    }
+    std::optional<SlotBlock> block =
+        block_of_runs(alignment, readings, k, item.period, leading, failure);
+    if (!block) return std::nullopt;
+    if (block->count.terms.empty() && block->tag_shift == IntegerFormula{}) {
+      // As many repetitions at every n: fixed calls, each with a rule of its own (a halo's
+      // exchange along x, then y, then z).
+      const std::size_t calls = static_cast<std::size_t>(block->count.constant) * item.period;
+      out.layout.templates += static_cast<std::int64_t>(calls);
+      out.tag_step.insert(out.tag_step.end(), calls, 0);
+      out.rtag_step.insert(out.rtag_step.end(), calls, 0);
+      continue;
+    }
+    block->first = out.layout.templates;
+    out.layout.blocks.push_back(std::move(*block));
+    out.layout.templates += static_cast<std::int64_t>(item.period);
+    out.tag_step.insert(out.tag_step.end(), item.tag_step.begin(), item.tag_step.end());
+    out.rtag_step.insert(out.rtag_step.end(), item.rtag_step.begin(), item.rtag_step.end());
+  }
+  return out;
+}
+
 }  // namespace
 
-std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& failure) {
+std::optional<InferredLayout> infer_layout(Alignment& alignment, LeadingRepetitions leading,
+                                           std::string& failure) {
   std::vector<std::vector<SlotCall>> calls;
   calls.reserve(alignment.runs.size());
   for (const AlignedRun& run : alignment.runs) calls.push_back(slot_calls(run));
-  InferredLayout out;
   if (same_slots(calls)) {
+    InferredLayout out;
     out.layout.templates = static_cast<std::int64_t>(calls.front().size());
     out.tag_step.assign(calls.front().size(), 0);
     out.rtag_step.assign(calls.front().size(), 0);
@@ -344,46 +484,33 @@ std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& fa
       std::max_element(calls.begin(), calls.end(),
                        [](const auto& a, const auto& b) { return a.size() < b.size(); }) -
       calls.begin());
-  std::vector<Item> items;
-  std::vector<RunReader::Reading> readings;
-  for (const Reading reading : {Reading::ShortestBody, Reading::MostCalls}) {
-    items = compress(calls[longest], reading);
-    readings.clear();
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      std::optional<RunReader::Reading> read = RunReader(calls[longest], items, calls[i]).read();
-      if (!read) {
-        failure = fmt::format(
-            "the calls of one repetition change with n, and not as blocks that repeat between "
-            "the same calls (n = {} does not read like n = {})",
-            alignment.runs[i].n, alignment.runs[longest].n);
-        break;
+  // The first reading every run follows with formulas in n; else what stopped the first reading
+  // every run follows, or the first one's.
+  std::string first_failure;
+  bool some_read = false;
+  for (const Reading& reading : readings_of(calls[longest])) {
+    const std::vector<Item> items = compress(calls[longest], reading);
+    std::string why;
+    std::optional<std::vector<RunReading>> readings =
+        read_runs(alignment, calls, longest, items, why);
+    if (readings && leading == LeadingRepetitions::Absent &&
+        !shifts_as_absent(alignment, items, *readings, why)) {
+      readings.reset();
+    }
+    std::optional<InferredLayout> out;
+    if (readings) out = layout_of(alignment, items, *readings, leading, why);
+    if (out) {
+      for (std::size_t i = 0; i < calls.size(); ++i) {
+        expand(alignment.runs[i], items, (*readings)[i]);
       }
-      readings.push_back(std::move(*read));
+      failure.clear();
+      return out;
     }
-    if (readings.size() == calls.size()) break;
+    if (first_failure.empty() || (readings && !some_read)) first_failure = why;
+    some_read = some_read || readings.has_value();
   }
-  if (readings.size() != calls.size()) return std::nullopt;
-  failure.clear();
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    const Item& item = items[k];
-    if (!item.block) {
-      ++out.layout.templates;
-      out.tag_step.push_back(0);
-      out.rtag_step.push_back(0);
-      continue;
-    }
-    std::optional<SlotBlock> block = block_of_runs(alignment, readings, k, item.period, failure);
-    if (!block) return std::nullopt;
-    block->first = out.layout.templates;
-    out.layout.blocks.push_back(std::move(*block));
-    out.layout.templates += static_cast<std::int64_t>(item.period);
-    out.tag_step.insert(out.tag_step.end(), item.tag_step.begin(), item.tag_step.end());
-    out.rtag_step.insert(out.rtag_step.end(), item.rtag_step.begin(), item.rtag_step.end());
-  }
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    expand(alignment.runs[i], items, readings[i].counts);
-  }
-  return out;
+  failure = first_failure;
+  return std::nullopt;
 }
 
 }  // namespace p3s::model

@@ -26,9 +26,16 @@ struct InferredLayout {
   std::vector<std::int32_t> rtag_step;
 };
 
+// How a block whose tags start further on in a smaller run is read: the same repetitions with
+// their tags shifted by a formula in n (a back substitution's stages, named from the last cell),
+// or the repetitions before them absent at that n, their slots made by no rank (a halo that
+// skips the dimensions of extent 1, as tagged as the others).
+enum class LeadingRepetitions : std::uint8_t { Shifted, Absent };
+
 // The layout every aligned run's slots follow; each run's slots are expanded to it in place (a
 // fixed slot the run lacks becomes a slot every rank lacks). Nothing, with `failure` saying why,
 // when the runs' calls follow no such layout or a block's repetitions follow no formula in n.
-std::optional<InferredLayout> infer_layout(Alignment& alignment, std::string& failure);
+std::optional<InferredLayout> infer_layout(Alignment& alignment, LeadingRepetitions leading,
+                                           std::string& failure);
 
 }  // namespace p3s::model

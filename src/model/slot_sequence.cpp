@@ -53,19 +53,22 @@ std::string SlotLayout::blocks_text() const {
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+std::size_t SlotLayout::block_of(std::int64_t template_index) const {
+  std::size_t b = 0;
+  while (b < blocks.size() && (template_index < blocks[b].first ||
+                               template_index >= blocks[b].first + blocks[b].period)) {
+    ++b;
+  }
+  return b;
+}
+
 bool SlotLayout::in_block(std::int64_t template_index) const {
-  return std::any_of(blocks.begin(), blocks.end(), [&](const SlotBlock& block) {
-    return template_index >= block.first && template_index < block.first + block.period;
-  });
+  return block_of(template_index) < blocks.size();
 }
 
 std::int64_t SlotLayout::tag_shift_at(std::int64_t template_index, std::int64_t n) const {
-  for (const SlotBlock& block : blocks) {
-    if (template_index >= block.first && template_index < block.first + block.period) {
-      return block.tag_shift.at(n);
-    }
-  }
-  return 0;
+  const std::size_t b = block_of(template_index);
+  return b < blocks.size() ? blocks[b].tag_shift.at(n) : 0;
 }
 
 namespace {

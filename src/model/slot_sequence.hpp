@@ -49,6 +49,8 @@ struct SlotLayout {
   Place place(std::int64_t k, std::int64_t n) const;
   // Whether template t is in a block (its rules may use the repetition index s).
   bool in_block(std::int64_t template_index) const;
+  // The index of the block template t is in; blocks.size() outside every block.
+  std::size_t block_of(std::int64_t template_index) const;
   // How far template t's tags are shifted at n (its block's tag_shift; 0 outside blocks).
   std::int64_t tag_shift_at(std::int64_t template_index, std::int64_t n) const;
   // "slots 1-3 repeated log2(n) times; slots 5-8 repeated sqrt(n) - 1 times", or "".

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -84,12 +85,48 @@ SlotModel slot_of_example(const EventToken& example) {
   return slot;
 }
 
+// Per template of a growing layout, the templates whose requests it completes, read off every
+// rank of every run (a halo exchange's waitall its irecvs, which an idle rank skips with them).
+// Nothing for any template when a completion completes a request an earlier repetition of its
+// block posted: templates alone cannot name that one.
+std::vector<std::vector<std::int32_t>> template_completions(const Alignment& alignment,
+                                                            std::span<const PhaseRun> phase_runs,
+                                                            const SlotTemplates& templates) {
+  std::vector<std::set<std::int32_t>> completes(templates.slots_of.size());
+  const SlotLayout& layout = templates.layout;
+  for (std::size_t i = 0; i < alignment.runs.size() && i < phase_runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (std::size_t r = 0; r < run.order.size() && r < phase_runs[i].completes.size(); ++r) {
+      const std::vector<std::int32_t>& order = run.order[r];
+      const auto& rank_completes = phase_runs[i].completes[r];
+      for (std::size_t e = 0; e < rank_completes.size() && e < order.size(); ++e) {
+        for (const std::int32_t posted : rank_completes[e]) {
+          if (posted < 0 || static_cast<std::size_t>(posted) >= order.size()) continue;
+          const SlotLayout::Place by = layout.place(order[e], run.n);
+          const SlotLayout::Place of = layout.place(order[static_cast<std::size_t>(posted)], run.n);
+          if (layout.in_block(of.template_index) &&
+              (of.s != by.s ||
+               layout.block_of(of.template_index) != layout.block_of(by.template_index))) {
+            return {};
+          }
+          completes[static_cast<std::size_t>(by.template_index)].insert(
+              static_cast<std::int32_t>(of.template_index));
+        }
+      }
+    }
+  }
+  std::vector<std::vector<std::int32_t>> out;
+  out.reserve(completes.size());
+  for (const std::set<std::int32_t>& c : completes) out.emplace_back(c.begin(), c.end());
+  return out;
+}
+
 }  // namespace
 
-std::optional<SlotTemplates> infer_slot_templates(Alignment& alignment,
+std::optional<SlotTemplates> infer_slot_templates(Alignment& alignment, LeadingRepetitions leading,
                                                   std::vector<std::string>& failures) {
   std::string layout_failure;
-  const std::optional<InferredLayout> inferred = infer_layout(alignment, layout_failure);
+  const std::optional<InferredLayout> inferred = infer_layout(alignment, leading, layout_failure);
   if (!inferred) {
     failures.push_back(layout_failure);
     return std::nullopt;
@@ -105,6 +142,10 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
                                                            const SlotTemplates& templates,
                                                            std::vector<std::string>& failures) {
   std::vector<SlotModel> slots;
+  const std::vector<std::vector<std::int32_t>> completions =
+      alignment.slot_completes.empty() || templates.layout.grows()
+          ? template_completions(alignment, phase_runs, templates)
+          : alignment.slot_completes;
   for (std::size_t t = 0; t < templates.slots_of.size(); ++t) {
     const std::optional<EventToken> example = template_example(alignment, templates, t, failures);
     if (!example) return std::nullopt;
@@ -120,9 +161,7 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
     }
     slot.bytes_per_member = core::bytes_per_member(slot.op, false);
     slot.rbytes_per_member = core::bytes_per_member(slot.op, true);
-    if (t < alignment.slot_completes.size() && !templates.layout.grows()) {
-      slot.completes = alignment.slot_completes[t];
-    }
+    if (t < completions.size()) slot.completes = completions[t];
     slots.push_back(slot);
   }
   return slots;
@@ -130,29 +169,45 @@ std::optional<std::vector<SlotModel>> template_slot_models(const Alignment& alig
 
 namespace {
 
-// Whether rank r of `run` made any of the calls whose requests `slot` completes.
-bool posts_for(const AlignedRun& run, const SlotModel& slot, std::size_t r) {
-  return std::any_of(slot.completes.begin(), slot.completes.end(), [&](std::int32_t posted) {
-    return run.slot_events[static_cast<std::size_t>(posted)][r].has_value();
-  });
+// The slots of run i that posted what its slot k completes: those of the templates `slot`
+// names, in k's repetition where they are in k's block.
+std::vector<std::size_t> posting_slots(const SlotTemplates& templates, std::size_t i,
+                                       std::int64_t n, std::size_t k, const SlotModel& slot) {
+  const SlotLayout& layout = templates.layout;
+  const SlotLayout::Place at = layout.place(static_cast<std::int64_t>(k), n);
+  std::vector<std::size_t> out;
+  for (const std::int32_t t : slot.completes) {
+    for (const std::size_t posted : templates.slots_of[static_cast<std::size_t>(t)][i]) {
+      const SlotLayout::Place of = layout.place(static_cast<std::int64_t>(posted), n);
+      if (!layout.in_block(t) || of.s == at.s) out.push_back(posted);
+    }
+  }
+  return out;
 }
 
 // A waitall with its slots known is made by every rank, or by exactly the ranks that posted
 // one of its requests (then it needs one). False, naming the rank, when neither holds.
-bool decide_needs_request(const Alignment& alignment, std::size_t k, SlotModel& slot,
-                          std::vector<std::string>& failures) {
+bool decide_needs_request(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
+                          SlotModel& slot, std::vector<std::string>& failures) {
   bool every = true;
-  for (const AlignedRun& run : alignment.runs) {
-    for (const auto& e : run.slot_events[k]) every = every && e.has_value();
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    for (const std::size_t k : templates.slots_of[t][i]) {
+      for (const auto& e : alignment.runs[i].slot_events[k]) every = every && e.has_value();
+    }
   }
   if (every) return true;
-  for (const AlignedRun& run : alignment.runs) {
-    for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
-      if (run.slot_events[k][r].has_value() != posts_for(run, slot, r)) {
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (const std::size_t k : templates.slots_of[t][i]) {
+      const std::vector<std::size_t> posting = posting_slots(templates, i, run.n, k, slot);
+      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+        const bool posted = std::any_of(posting.begin(), posting.end(), [&](std::size_t p) {
+          return run.slot_events[p][r].has_value();
+        });
+        if (run.slot_events[k][r].has_value() == posted) continue;
         failures.push_back(fmt::format("n = {}: rank {} {} {} (slot {}) with {} request of its own",
-                                       run.n, r, run.slot_events[k][r] ? "calls" : "does not call",
-                                       core::op_name(slot.op), k,
-                                       posts_for(run, slot, r) ? "a" : "no"));
+                                       run.n, r, posted ? "does not call" : "calls",
+                                       core::op_name(slot.op), t, posted ? "a" : "no"));
         return false;
       }
     }
@@ -161,29 +216,36 @@ bool decide_needs_request(const Alignment& alignment, std::size_t k, SlotModel& 
   return true;
 }
 
+// Whether every rank makes every slot of template t in every run; false, naming the first
+// rank that does not, otherwise.
+bool every_rank_calls(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
+                      const SlotModel& slot, std::vector<std::string>& failures) {
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (const std::size_t k : templates.slots_of[t][i]) {
+      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+        if (run.slot_events[k][r]) continue;
+        failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,
+                                       core::op_name(slot.op), t));
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool every_rank_calls_peerless_slots(const Alignment& alignment, const SlotTemplates& templates,
                                      std::vector<SlotModel>& slots,
                                      std::vector<std::string>& failures) {
-  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
-    const AlignedRun& run = alignment.runs[i];
-    for (std::size_t k = 0; k < run.slot_events.size(); ++k) {
-      const std::size_t t = templates.template_of_slot[i][k];
-      SlotModel& slot = slots[t];
-      if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
-      if (!slot.completes.empty()) {
-        if (!decide_needs_request(alignment, k, slot, failures)) return false;
-        continue;
-      }
-      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
-        if (!run.slot_events[k][r]) {
-          failures.push_back(fmt::format("n = {}: rank {} does not call {} (slot {})", run.n, r,
-                                         core::op_name(slot.op), t));
-          return false;
-        }
-      }
-    }
+  for (std::size_t t = 0; t < slots.size(); ++t) {
+    SlotModel& slot = slots[t];
+    if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
+    const bool decided = slot.completes.empty()
+                             ? every_rank_calls(alignment, templates, t, slot, failures)
+                             : decide_needs_request(alignment, templates, t, slot, failures);
+    if (!decided) return false;
   }
   return true;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/phase_alignment.hpp"
+#include "model/slot_layout_inference.hpp"
 #include "model/slot_sequence.hpp"
 #include "model/slt.hpp"
 
@@ -31,7 +32,7 @@ struct SlotTemplates {
 // blocks that repeat formulas in n times: slot_layout_inference.hpp) and each run's slots placed
 // in it; the runs' slots are expanded to the layout. Nothing, with the reason in `failures`,
 // when the calls follow no such layout.
-std::optional<SlotTemplates> infer_slot_templates(Alignment& alignment,
+std::optional<SlotTemplates> infer_slot_templates(Alignment& alignment, LeadingRepetitions leading,
                                                   std::vector<std::string>& failures);
 
 // One SlotModel per template, its operation, tags and sides from the first event seen in it

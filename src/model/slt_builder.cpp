@@ -61,23 +61,49 @@ PeerInferenceOptions grid_evidence(std::span<const PhaseRun> runs) {
   return options;
 }
 
-// The communication pattern of one phase under one alignment; failures says why not.
-bool model_pattern(Alignment& alignment, std::span<const PhaseRun> phase_runs, PhaseModel& phase,
-                   SizeModelling& sizes, std::vector<std::string>& failures) {
-  const std::optional<SlotTemplates> templates = infer_slot_templates(alignment, failures);
-  if (!templates) return false;
+// The pattern of one phase from its slot templates; failures says why not.
+bool model_templates(const Alignment& alignment, std::span<const PhaseRun> phase_runs,
+                     const SlotTemplates& templates, PhaseModel& phase, SizeModelling& sizes,
+                     std::vector<std::string>& failures) {
   std::optional<std::vector<SlotModel>> slots =
-      template_slot_models(alignment, phase_runs, *templates, failures);
-  if (!slots || !every_rank_calls_peerless_slots(alignment, *templates, *slots, failures) ||
-      !infer_peer_rules(alignment, *templates, *slots, grid_evidence(phase_runs), phase,
-                        failures) ||
-      !fit_slot_sizes(alignment, phase_runs, *templates, sizes, phase, *slots, failures) ||
-      !infer_slot_order(alignment, *templates, slots->size(), phase, failures)) {
+      template_slot_models(alignment, phase_runs, templates, failures);
+  if (!slots || !every_rank_calls_peerless_slots(alignment, templates, *slots, failures) ||
+      !infer_peer_rules(alignment, templates, *slots, grid_evidence(phase_runs), phase, failures) ||
+      !fit_slot_sizes(alignment, phase_runs, templates, sizes, phase, *slots, failures) ||
+      !infer_slot_order(alignment, templates, slots->size(), phase, failures)) {
     return false;
   }
   phase.slots = std::move(*slots);
-  phase.layout = templates->layout;
+  phase.layout = templates.layout;
   return true;
+}
+
+// The communication pattern of one phase under one alignment, which gets each run's slots laid
+// out as the model's; failures says why not. A block whose tags start further on in smaller runs
+// is read as shifted tags first, then as the repetitions before them absent.
+bool model_pattern(Alignment& alignment, std::span<const PhaseRun> phase_runs, PhaseModel& phase,
+                   SizeModelling& sizes, std::vector<std::string>& failures) {
+  for (const LeadingRepetitions leading :
+       {LeadingRepetitions::Shifted, LeadingRepetitions::Absent}) {
+    Alignment laid_out = alignment;
+    std::vector<std::string> why;
+    const std::optional<SlotTemplates> templates = infer_slot_templates(laid_out, leading, why);
+    if (templates && model_templates(laid_out, phase_runs, *templates, phase, sizes, why)) {
+      alignment = std::move(laid_out);
+      return true;
+    }
+    for (const std::string& w : why) {
+      failures.push_back(leading == LeadingRepetitions::Shifted
+                             ? w
+                             : "with the repetitions before shifted tags absent: " + w);
+    }
+    const bool shifted =
+        templates &&
+        std::any_of(templates->layout.blocks.begin(), templates->layout.blocks.end(),
+                    [](const SlotBlock& b) { return b.tag_shift != IntegerFormula{}; });
+    if (!shifted) break;
+  }
+  return false;
 }
 
 CarriedPattern carry_largest(std::span<const PhaseRun> runs) {

@@ -507,7 +507,7 @@ TEST(SlotTemplates, ABlockCountOnlyOneRunBreaksNamesThatRun) {
     alignment.runs.push_back(run);
   }
   std::vector<std::string> failures;
-  EXPECT_FALSE(infer_slot_templates(alignment, failures));
+  EXPECT_FALSE(infer_slot_templates(alignment, LeadingRepetitions::Shifted, failures));
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_NE(failures[0].find("8 at n = 4; 12 at n = 8; 12 at n = 12; 12 at n = 16"),
             std::string::npos)
