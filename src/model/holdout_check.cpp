@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -167,15 +168,56 @@ std::string percent_or_dash(const std::optional<double>& v) {
 }
 
 // Phase k with every undecided slot given its alternative rule.
-PhaseModel with_alternatives(const PhaseModel& phase) {
+std::optional<SlotSequenceModel>& rules_of(PhaseModel& phase, const std::string& side) {
+  return side == "destination" ? phase.dst_rules
+         : side == "source"    ? phase.src_rules
+                               : phase.root_rules;
+}
+
+// The phase with each undecided slot's first alternative that gives other peers at n.
+PhaseModel with_alternatives(const PhaseModel& phase, std::int64_t n) {
   PhaseModel other = phase;
+  std::set<std::pair<std::string, std::int64_t>> taken;
   for (const UndecidedRule& u : phase.undecided) {
-    std::optional<SlotSequenceModel>& rules = u.side == "destination" ? other.dst_rules
-                                              : u.side == "source"    ? other.src_rules
-                                                                      : other.root_rules;
-    rules->rules.at(static_cast<std::size_t>(u.undecided.slot)) = u.undecided.alternative;
+    const std::int64_t slot = u.undecided.slot;
+    if (!rules_differ_at(chosen_rule(phase, u), u.undecided.alternative, n, slot) ||
+        !taken.insert({u.side, slot}).second) {
+      continue;
+    }
+    rules_of(other, u.side)->rules.at(static_cast<std::size_t>(slot)) = u.undecided.alternative;
   }
   return other;
+}
+
+// The readings a run at n that the phase's rules give exactly leaves open: those that give
+// every rank the same peers there, and others at some n beyond the training runs (up to 16
+// times the largest), from where they differ.
+void keep_open_readings(PhaseModel& phase, std::int64_t n) {
+  const std::int64_t largest = *std::max_element(phase.runs_n.begin(), phase.runs_n.end());
+  std::vector<UndecidedRule> open;
+  for (UndecidedRule u : phase.undecided) {
+    const PeerRule& rule = chosen_rule(phase, u);
+    const std::int64_t slot = u.undecided.slot;
+    if (rule == u.undecided.alternative ||
+        rules_differ_at(rule, u.undecided.alternative, n, slot)) {
+      continue;
+    }
+    for (std::int64_t m = largest + 1; m <= 16 * largest; ++m) {
+      if (!rules_differ_at(rule, u.undecided.alternative, m, slot)) continue;
+      u.undecided.differs_from = m;
+      open.push_back(std::move(u));
+      break;
+    }
+  }
+  phase.undecided = std::move(open);
+  phase.settled_by = settling_run(phase, largest);
+}
+
+// The smallest n from which some reading left open differs.
+std::int64_t undecided_from(const PhaseModel& phase) {
+  std::int64_t from = phase.undecided.front().undecided.differs_from;
+  for (const UndecidedRule& u : phase.undecided) from = std::min(from, u.undecided.differs_from);
+  return from;
 }
 
 std::string row(const HoldoutPhase& p) {
@@ -232,18 +274,26 @@ void settle_by_holdout(BuiltSlt& built, HoldoutCheck& check) {
     if (phase.undecided.empty() || undecided_at(phase, check.n) == nullptr) continue;
     if (!check.phases[k].exact) {
       Slt other = slt;
-      other.phases[k] = with_alternatives(phase);
+      other.phases[k] = with_alternatives(phase, check.n);
       const HoldoutCheck again = check_holdout(other, *built.holdout, built.holdout_phase);
       if (!again.phases[k].exact) continue;
       phase = other.phases[k];
       check.phases[k] = again.phases[k];
     }
-    slt.notes.push_back(fmt::format(
-        "{}: the hold-out run at n = {} settles the peers the training runs left undecided",
-        phase.name, check.n));
-    phase.undecided.clear();
+    keep_open_readings(phase, check.n);
     phase.notes.clear();
-    phase.settled_by.reset();
+    if (phase.undecided.empty()) {
+      slt.notes.push_back(fmt::format(
+          "{}: the hold-out run at n = {} settles the peers the training runs left undecided",
+          phase.name, check.n));
+      continue;
+    }
+    const std::string note = fmt::format(
+        "the hold-out run at n = {} settles the readings of the peers that differ there; {} "
+        "other(s) give the same peers at n = {} and differ from n = {} on",
+        check.n, phase.undecided.size(), check.n, undecided_from(phase));
+    slt.notes.push_back(fmt::format("{}: {}", phase.name, note));
+    phase.notes.push_back(note);
   }
 }
 

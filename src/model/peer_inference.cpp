@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -26,6 +27,7 @@ struct Template {
   GridShape shape = GridShape::Square;
   GridOrder order = GridOrder::RowMajor;
   std::vector<bool> periodic;  // Grid: per dimension
+  bool coarsened = false;      // Grid: a multigrid's coarse level, some ranks idle
 };
 
 std::size_t parameter_count(const Template& t) {
@@ -92,6 +94,14 @@ std::vector<Template> templates() {
       }
     }
   }
+  // The same grids coarsened, last: only where some ranks are idle.
+  const std::size_t plain_count = out.size();
+  for (std::size_t k = 0; k < plain_count; ++k) {
+    if (out[k].kind != TemplateKind::Grid) continue;
+    Template t = out[k];
+    t.coarsened = true;
+    out.push_back(t);
+  }
   return out;
 }
 
@@ -108,6 +118,9 @@ bool applicable(const Template& t, std::int64_t n) {
 struct LocalEquation {
   std::vector<std::int64_t> values;
   std::vector<std::int64_t> moduli;
+  // A coarsened grid: per dimension, its extent and the ranks apart that hold points.
+  std::vector<std::int64_t> extent;
+  std::vector<std::int64_t> stride;
 };
 
 // The modulus each parameter is known up to at one run: a periodic dimension's extent, n for
@@ -165,18 +178,46 @@ std::optional<std::vector<std::int64_t>> implied_values(const Template& t,
   return std::vector<std::int64_t>{};
 }
 
+// Along each dimension, the ranks apart that talk at one run (the gcd of their coordinates and
+// the extent): 1 where every rank does; 0s when no rank talks.
+std::vector<std::int64_t> active_strides(const ProcessGrid& grid, const PeerSample& s) {
+  std::vector<std::int64_t> stride(grid.extent().size(), 0);
+  for (std::int64_t r = 0; r < s.n; ++r) {
+    if (s.peers[static_cast<std::size_t>(r)] == kNoPeer) continue;
+    const GridCoords c = grid.coords_of(r);
+    for (std::size_t d = 0; d < stride.size(); ++d) {
+      stride[d] = std::gcd(stride[d] == 0 ? grid.extent()[d] : stride[d], c[d]);
+    }
+  }
+  return stride;
+}
+
 LocalEquation local_equation(const Template& t, const PeerSample& s) {
   LocalEquation eq;
   if (parameter_count(t) == 0) return eq;
   std::optional<ProcessGrid> grid;
   if (t.kind == TemplateKind::Grid) grid.emplace(*grid_extent(t.shape, s.n), t.order);
   eq.moduli = local_moduli(t, grid, s.n);
+  if (t.coarsened) {
+    eq.extent = grid->extent();
+    eq.stride = active_strides(*grid, s);
+    if (eq.stride.front() == 0) return {};
+    for (std::size_t d = 0; d < eq.moduli.size(); ++d) eq.moduli[d] /= eq.stride[d];
+  }
 
   std::map<std::vector<std::int64_t>, std::size_t> votes;
   for (std::int64_t r = 0; r < s.n; ++r) {
     const std::int64_t p = s.peers[static_cast<std::size_t>(r)];
     if (p == kNoPeer) continue;
-    if (const auto implied = implied_values(t, grid, r, p, s.n)) ++votes[*implied];
+    std::optional<std::vector<std::int64_t>> implied = implied_values(t, grid, r, p, s.n);
+    if (implied && t.coarsened) {
+      for (std::size_t d = 0; d < implied->size(); ++d) {
+        if ((*implied)[d] % eq.stride[d] != 0) implied.reset();
+        if (!implied) break;
+        (*implied)[d] /= eq.stride[d];
+      }
+    }
+    if (implied) ++votes[*implied];
   }
   std::size_t most = 0;
   for (const auto& [values, count] : votes) {
@@ -188,7 +229,30 @@ LocalEquation local_equation(const Template& t, const PeerSample& s) {
   return eq;
 }
 
-PeerRule make_rule(const Template& t, const std::vector<IntegerFormula>& f) {
+// The one number of ranks per dimension that hold points on a coarsened grid, from every run:
+// each dimension whose ranks are strided has extent / stride of them, and every other dimension
+// at most as many. Nothing when no run strides one, or the runs disagree.
+std::optional<std::int64_t> common_planes(const std::vector<LocalEquation>& locals) {
+  std::optional<std::int64_t> planes;
+  for (const LocalEquation& eq : locals) {
+    for (std::size_t d = 0; d < eq.stride.size(); ++d) {
+      if (eq.stride[d] <= 1) continue;
+      const std::int64_t seen = eq.extent[d] / eq.stride[d];
+      if (planes && *planes != seen) return std::nullopt;
+      planes = seen;
+    }
+  }
+  if (!planes) return std::nullopt;
+  for (const LocalEquation& eq : locals) {
+    for (std::size_t d = 0; d < eq.stride.size(); ++d) {
+      if (eq.stride[d] == 1 && eq.extent[d] > *planes) return std::nullopt;
+    }
+  }
+  return planes;
+}
+
+PeerRule make_rule(const Template& t, const std::vector<IntegerFormula>& f,
+                   std::int64_t planes = 0) {
   switch (t.kind) {
     case TemplateKind::Fixed:
       return {FixedPeerRule{f[0], t.flag}};
@@ -199,7 +263,7 @@ PeerRule make_rule(const Template& t, const std::vector<IntegerFormula>& f) {
     case TemplateKind::Permutation:
       return {PermutationPeerRule{t.permutation}};
     case TemplateKind::Grid:
-      return {GridPeerRule{t.shape, t.order, f, t.periodic}};
+      return {GridPeerRule{t.shape, t.order, f, t.periodic, planes}};
     case TemplateKind::None:
       break;
   }
@@ -219,6 +283,7 @@ struct GeneralEquations {
   // Per parameter, the other reading of a value known modulo m when the runs cannot prefer
   // either (a periodic dimension of extent 2 in every run: +1 and -1 are the same neighbour).
   std::vector<std::optional<IntegerFormula>> other_reading;
+  std::int64_t planes = 0;  // a coarsened grid's (common_planes)
 };
 
 struct ParameterFormula {
@@ -450,8 +515,10 @@ Rejection reject_local(const Template& t, std::span<const PeerSample> samples,
                        const PeerInferenceOptions& options) {
   Rejection out;
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    const PeerRule local = locals[i].values.empty() ? PeerRule{NoPeerRule{}}
-                                                    : make_rule(t, constants(locals[i].values));
+    const PeerRule local =
+        locals[i].values.empty()
+            ? PeerRule{NoPeerRule{}}
+            : make_rule(t, constants(locals[i].values), common_planes({locals[i]}).value_or(0));
     if (out.outcome.closest.empty() && !locals[i].values.empty()) {
       out.outcome.closest = fmt::format("at n = {}: {}", samples[i].n, local.text());
     }
@@ -494,7 +561,9 @@ class ReproducingRules {
       if (!general.other_reading[k]) continue;
       std::vector<IntegerFormula> other = general.formulas;
       other[k] = *general.other_reading[k];
-      reproducing_.emplace_back(terms, make_rule(t, other));
+      PeerRule alternative = make_rule(t, other, general.planes);
+      alternative.none_for_self = rule.none_for_self;  // it skips the rank itself alike
+      reproducing_.emplace_back(terms, std::move(alternative));
     }
   }
 
@@ -532,7 +601,14 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   // When none reproduces the runs: the template that comes closest (the earliest of those).
   PeerRuleInference best;
   bool have_best = false;
+  // Coarsened grids only where some run has ranks idle beside ranks that talk.
+  const bool some_idle = std::any_of(samples.begin(), samples.end(), [](const PeerSample& s) {
+    return std::count(s.peers.begin(), s.peers.end(), kNoPeer) > 0 &&
+           std::count(s.peers.begin(), s.peers.end(), kNoPeer) <
+               static_cast<std::ptrdiff_t>(s.peers.size());
+  });
   for (const Template& t : templates()) {
+    if (t.coarsened && !some_idle) continue;
     if (t.kind == TemplateKind::Grid &&
         std::find(options.excluded_shapes.begin(), options.excluded_shapes.end(), t.shape) !=
             options.excluded_shapes.end()) {
@@ -540,12 +616,15 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
     }
     if (!applicable_to_all(t, samples)) continue;
     const std::vector<LocalEquation> locals = local_equations(t, samples);
-    const GeneralEquations general = general_equations(t, samples, locals, bases);
+    const std::optional<std::int64_t> planes = common_planes(locals);
+    if (t.coarsened && !planes) continue;
+    GeneralEquations general = general_equations(t, samples, locals, bases);
+    general.planes = t.coarsened ? *planes : 0;
     Rejection rejected;
     if (general.failed_parameter) {
       rejected = reject_local(t, samples, locals, *general.failed_parameter, options);
     } else {
-      PeerRule rule = make_rule(t, general.formulas);
+      PeerRule rule = make_rule(t, general.formulas, general.planes);
       Tally tally = check_rule(rule, samples, options.reported_mismatches);
       if (tally.count == 0) {
         reproducing.add(t, general, rule, tally.checked);

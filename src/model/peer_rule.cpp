@@ -61,31 +61,50 @@ PeerMap bind_permutation(Permutation permutation, std::int64_t n) {
   return [permutation, n, bits](std::int64_t r) { return permuted(permutation, r, n, bits); };
 }
 
+// The ranks apart that hold points along each dimension of `extent` on a grid coarsened to
+// `planes` (1 everywhere when it is not); throws std::domain_error where a dimension's ranks
+// do not split evenly among its planes.
+GridCoords coarse_strides(const std::vector<std::int64_t>& extent, std::int64_t planes) {
+  GridCoords stride{1, 1, 1};
+  for (std::size_t d = 0; d < extent.size() && planes > 0; ++d) {
+    if (extent[d] <= planes) continue;
+    if (extent[d] % planes != 0) {
+      throw std::domain_error(fmt::format(
+          "a grid dimension of {} ranks does not split evenly among {} planes", extent[d], planes));
+    }
+    stride[d] = extent[d] / planes;
+  }
+  return stride;
+}
+
 PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
   const std::optional<std::vector<std::int64_t>> extent = grid_extent(rule.shape, n);
   if (!extent) {
     throw std::domain_error(
         fmt::format("n = {} does not make a {} grid", n, grid_shape_name(rule.shape)));
   }
+  const GridCoords stride = coarse_strides(*extent, rule.planes);
   GridCoords offset{};
   bool outside = false;  // a non-periodic offset as long as the grid: every peer is outside
   for (std::size_t d = 0; d < rule.offset.size(); ++d) {
-    // Reduced once, so that adding it to a coordinate cannot overflow whatever the SLT says.
-    const std::int64_t side = (*extent)[d];
+    // Reduced once, in ranks that hold points, so that adding it to a coordinate cannot
+    // overflow whatever the SLT says.
+    const std::int64_t side = (*extent)[d] / stride[d];
     const std::int64_t value = rule.offset[d].at(n, slot);
     if (rule.periodic[d]) {
-      offset[d] = floor_mod(value, side);
+      offset[d] = floor_mod(value, side) * stride[d];
     } else if (value <= -side || value >= side) {
       outside = true;
     } else {
-      offset[d] = value;
+      offset[d] = value * stride[d];
     }
   }
   if (outside) return [](std::int64_t) { return kNoPeer; };
   ProcessGrid grid(*extent, rule.order);
-  return [grid, offset, periodic = rule.periodic](std::int64_t r) {
+  return [grid, offset, stride, periodic = rule.periodic](std::int64_t r) {
     GridCoords c = grid.coords_of(r);
     for (std::size_t d = 0; d < grid.extent().size(); ++d) {
+      if (c[d] % stride[d] != 0) return kNoPeer;  // idle on this level
       c[d] += offset[d];
       if (periodic[d]) {
         c[d] = floor_mod(c[d], grid.extent()[d]);
@@ -141,11 +160,16 @@ std::string grid_text(const GridPeerRule& rule) {
       break;
   }
   return fmt::format(
-      "peer = ({}) on the {} grid, {}; {}", fmt::join(coords, ", "), extent,
+      "peer = ({}) on the {} grid, {}; {}{}", fmt::join(coords, ", "), extent,
       rule.order == GridOrder::RowMajor ? "row-major" : "column-major",
       wraps.empty() ? std::string("none outside the grid")
                     : fmt::format("periodic in {}", fmt::join(wraps, ", ")) +
-                          (wraps.size() == rule.offset.size() ? "" : ", none outside the others"));
+                          (wraps.size() == rule.offset.size() ? "" : ", none outside the others"),
+      rule.planes > 0
+          ? fmt::format("; at most {} ranks per dimension hold points, counted in offsets, the "
+                        "others idle",
+                        rule.planes)
+          : "");
 }
 
 }  // namespace

@@ -69,6 +69,10 @@ struct GridPeerRule {
   GridOrder order = GridOrder::RowMajor;
   std::vector<IntegerFormula> offset;  // one per dimension
   std::vector<bool> periodic;          // one per dimension
+  // A coarse level of a multigrid: at most `planes` ranks hold points along each dimension.
+  // Along one of extent q > planes only every (q / planes)-th rank does, the others are idle
+  // (no peer), and offsets count the ranks that hold points. 0: every rank holds points.
+  std::int64_t planes = 0;
   bool operator==(const GridPeerRule&) const = default;
 };
 

@@ -36,6 +36,7 @@ void to_json(nlohmann::json& out, const PeerRule& rule) {
                    out["order"] = grid_order_name(r.order);
                    out["offset"] = r.offset;
                    out["periodic"] = r.periodic;
+                   out["planes"] = r.planes;
                  },
              },
              rule.form);
@@ -60,6 +61,8 @@ void from_json(const nlohmann::json& in, PeerRule& rule) {
     grid.order = grid_order_from_name(in.at("order").get<std::string>());
     grid.offset = in.at("offset").get<std::vector<IntegerFormula>>();
     grid.periodic = in.at("periodic").get<std::vector<bool>>();
+    grid.planes = in.at("planes").get<std::int64_t>();
+    if (grid.planes < 0) throw std::invalid_argument("a grid rule's planes are 0 or more");
     const auto dims = static_cast<std::size_t>(grid_dimensions(grid.shape));
     if (grid.offset.size() != dims || grid.periodic.size() != dims) {
       throw std::invalid_argument("grid rule needs one offset and one periodic flag per dimension");

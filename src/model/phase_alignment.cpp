@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -245,11 +246,15 @@ bool same_call(const EventToken& a, const EventToken& b) {
   return a.op == b.op && a.tag == b.tag && a.rtag == b.rtag;
 }
 
+bool same_sizes(const EventToken& a, const EventToken& b) {
+  return a.bytes == b.bytes && a.rbytes == b.rbytes;
+}
+
 // Where each of `events` sits among the fullest rank's calls: each at the first place after the
 // one before that makes the same call; nothing when some call has no such place (the rank makes
 // other calls than the fullest, not only fewer).
-std::optional<std::vector<std::int32_t>> positions_in(const std::vector<EventToken>& events,
-                                                      const std::vector<EventToken>& fullest) {
+std::optional<std::vector<std::int32_t>> first_positions(const std::vector<EventToken>& events,
+                                                         const std::vector<EventToken>& fullest) {
   std::vector<std::int32_t> at;
   at.reserve(events.size());
   std::size_t next = 0;
@@ -259,6 +264,60 @@ std::optional<std::vector<std::int32_t>> positions_in(const std::vector<EventTok
     at.push_back(static_cast<std::int32_t>(next++));
   }
   return at;
+}
+
+// The largest table (events x fullest calls) the alignment by sizes fills.
+constexpr std::size_t kLargestSizeAlignment = std::size_t{1} << 22;
+
+// The places of `events` among the fullest rank's calls that give the fewest calls of another
+// size, the earliest places among those: a rank idle on a multigrid's coarse levels lacks
+// their halo exchanges, in the middle of its calls, which the sizes say where the operations
+// and tags are all alike. Nothing where the table would be too large.
+std::optional<std::vector<std::int32_t>> sized_positions(const std::vector<EventToken>& events,
+                                                         const std::vector<EventToken>& fullest) {
+  const std::size_t m = events.size();
+  const std::size_t f = fullest.size();
+  if ((m + 1) * (f + 1) > kLargestSizeAlignment) return std::nullopt;
+  constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max() / 2;
+  // cost[i][j]: the fewest size differences placing events[i..] among fullest[j..].
+  std::vector<std::size_t> cost((m + 1) * (f + 1), kNever);
+  const auto at = [f](std::size_t i, std::size_t j) { return i * (f + 1) + j; };
+  for (std::size_t j = 0; j <= f; ++j) cost[at(m, j)] = 0;
+  for (std::size_t i = m; i-- > 0;) {
+    for (std::size_t j = f; j-- > 0;) {
+      std::size_t best = cost[at(i, j + 1)];
+      if (same_call(events[i], fullest[j])) {
+        best = std::min(best, cost[at(i + 1, j + 1)] + (same_sizes(events[i], fullest[j]) ? 0 : 1));
+      }
+      cost[at(i, j)] = best;
+    }
+  }
+  if (cost[at(0, 0)] >= kNever) return std::nullopt;
+  std::vector<std::int32_t> placed;
+  placed.reserve(m);
+  for (std::size_t i = 0, j = 0; i < m; ++j) {
+    const std::size_t here = same_sizes(events[i], fullest[j]) ? 0 : 1;
+    if (same_call(events[i], fullest[j]) && cost[at(i + 1, j + 1)] + here == cost[at(i, j)]) {
+      placed.push_back(static_cast<std::int32_t>(j));
+      ++i;
+    }
+  }
+  return placed;
+}
+
+// Where each of `events` sits among the fullest rank's calls: the first places that make the
+// same calls, unless places that keep more calls at the fullest rank's sizes exist.
+std::optional<std::vector<std::int32_t>> positions_in(const std::vector<EventToken>& events,
+                                                      const std::vector<EventToken>& fullest) {
+  std::optional<std::vector<std::int32_t>> first = first_positions(events, fullest);
+  if (!first || events.size() == fullest.size()) return first;
+  bool sizes_differ = false;
+  for (std::size_t e = 0; e < events.size() && !sizes_differ; ++e) {
+    sizes_differ = !same_sizes(events[e], fullest[static_cast<std::size_t>((*first)[e])]);
+  }
+  if (!sizes_differ) return first;
+  std::optional<std::vector<std::int32_t>> sized = sized_positions(events, fullest);
+  return sized ? sized : first;
 }
 
 Alignment align_by_position(std::span<const PhaseRun> runs) {

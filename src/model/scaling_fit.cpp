@@ -33,7 +33,9 @@ double GridFace::at(double n) const {
   if (!extent) return std::nan("");
   double share = 1;
   for (std::size_t e = 0; e < extent->size(); ++e) {
-    if (static_cast<int>(e) != dimension) share /= static_cast<double>((*extent)[e]);
+    if (static_cast<int>(e) == dimension) continue;
+    const std::int64_t ranks = (*extent)[e];
+    share /= static_cast<double>(planes > 0 ? std::min<std::int64_t>(ranks, planes) : ranks);
   }
   return share;
 }
@@ -42,7 +44,10 @@ std::string GridFace::symbol() const {
   std::string out;
   for (int e = 0; e < grid_dimensions(shape); ++e) {
     if (e == dimension) continue;
-    out += fmt::format("{}p_{}", out.empty() ? "" : " ", "ijk"[e]);
+    const char coordinate = "ijk"[e];
+    out += fmt::format("{}{}", out.empty() ? "" : " ",
+                       planes > 0 ? fmt::format("min(p_{}, {})", coordinate, planes)
+                                  : fmt::format("p_{}", coordinate));
   }
   // The grid named: the same dimension's face differs between shapes.
   return fmt::format("1/({}) [{}]", out, grid_shape_name(shape));

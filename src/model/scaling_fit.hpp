@@ -31,6 +31,9 @@ enum class ScalingForm : std::uint8_t {
 struct GridFace {
   GridShape shape = GridShape::Balanced2D;
   int dimension = 0;
+  // A multigrid's coarse level (GridPeerRule::planes): along a dimension of more ranks than
+  // planes each rank that holds points holds one, so the face shrinks no further there.
+  std::int32_t planes = 0;
   double at(double n) const;   // NaN where the grid is undefined at n
   std::string symbol() const;  // "1/(p_j p_k) [balanced_3d]"
   bool operator==(const GridFace&) const = default;

@@ -35,7 +35,9 @@ void to_json(nlohmann::json& out, const ScalingFit& fit) {
   out["form"] = scaling_form_name(fit.form);
   if (fit.form == ScalingForm::Displacement) out["family"] = fit.family;
   if (fit.form == ScalingForm::Face) {
-    out["face"] = {{"shape", grid_shape_name(fit.face.shape)}, {"dimension", fit.face.dimension}};
+    out["face"] = {{"shape", grid_shape_name(fit.face.shape)},
+                   {"dimension", fit.face.dimension},
+                   {"planes", fit.face.planes}};
   }
   out["constant"] = fit.constant;
   nlohmann::json terms = nlohmann::json::array();
@@ -72,6 +74,7 @@ void from_json(const nlohmann::json& in, ScalingFit& fit) {
     fit.face.shape = grid_shape_from_name(in.at("face").at("shape").get<std::string>());
     fit.face.dimension =
         core::json_int32(in.at("face").at("dimension"), 0, grid_dimensions(fit.face.shape) - 1);
+    fit.face.planes = core::json_int32(in.at("face").at("planes"), 0, 1 << 30);
   }
   // Finite numbers (JSON has no others, but a value may not fit a double or an int).
   fit.constant = core::json_number(in.at("constant"));

@@ -79,6 +79,7 @@ std::optional<GridPeerRule> grid_of(const PeerRule& rule) {
   if (!grid) return std::nullopt;
   GridPeerRule g = *grid;
   g.offset.clear();
+  g.planes = 0;  // a coarse level of the same decomposition
   return g;
 }
 
@@ -178,6 +179,31 @@ std::optional<PeerRule> mirrored(const PeerRule& rule, std::size_t d) {
 bool has_alternative(const PeerRuleInference& slot, const PeerRule& rule) {
   return std::find(slot.alternatives.begin(), slot.alternatives.end(), rule) !=
          slot.alternatives.end();
+}
+
+// Where some slot's ranks go idle on a coarse level of a multigrid (a grid rule with planes),
+// every other slot on a grid may be a coarse level too, of more planes than any training grid
+// has ranks along a dimension: nothing in the runs says it is not. Each such slot gets that
+// reading as an alternative, so that the n from which it differs is named (find_undecided).
+void add_coarse_alternatives(std::vector<PeerRuleInference>& slots,
+                             std::span<const PhasePeers> runs) {
+  const bool coarse = std::any_of(slots.begin(), slots.end(), [](const PeerRuleInference& slot) {
+    const auto* grid = slot.rule ? std::get_if<GridPeerRule>(&slot.rule->form) : nullptr;
+    return grid && grid->planes > 0;
+  });
+  if (!coarse) return;
+  for (PeerRuleInference& slot : slots) {
+    const auto* grid = slot.rule ? std::get_if<GridPeerRule>(&slot.rule->form) : nullptr;
+    if (!grid || grid->planes > 0) continue;
+    std::int64_t widest = 1;
+    for (const PhasePeers& run : runs) {
+      const std::optional<std::vector<std::int64_t>> extent = grid_extent(grid->shape, run.n);
+      if (extent) widest = std::max(widest, *std::max_element(extent->begin(), extent->end()));
+    }
+    PeerRule level = *slot.rule;
+    std::get<GridPeerRule>(level.form).planes = widest;
+    if (!has_alternative(slot, level)) slot.alternatives.push_back(level);
+  }
 }
 
 void adopt(PeerRuleInference& slot, const PeerRule& rule) {
@@ -361,6 +387,7 @@ SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
   }
   if (!infer_template_rules(samples_by_template(runs, layout), layout, options, out)) return out;
   choose_one_grid(out.slots);
+  add_coarse_alternatives(out.slots, runs);
   split_undecided_sides(out.slots);
   std::int64_t largest = 0;
   for (const PhasePeers& run : runs) largest = std::max(largest, run.n);

@@ -157,7 +157,7 @@ const std::vector<GridFace>& any_grid_face() {
     std::vector<GridFace> out;
     for (GridShape shape : {GridShape::Balanced2D, GridShape::Compact2D, GridShape::Balanced3D,
                             GridShape::Compact3D}) {
-      for (int d = 0; d < grid_dimensions(shape); ++d) out.push_back({shape, d});
+      for (int d = 0; d < grid_dimensions(shape); ++d) out.push_back({shape, d, 0});
     }
     return out;
   }();
@@ -212,7 +212,7 @@ std::vector<GridFace> faces_of(const std::optional<SlotSequenceModel>& rules, st
     }
   }
   if (crossed.size() != 1) return {};
-  return {GridFace{grid->shape, crossed.front()}};
+  return {GridFace{grid->shape, crossed.front(), static_cast<std::int32_t>(grid->planes)}};
 }
 
 // Both sides' bytes of every template, the faces their peer rules cross offered to the fits.

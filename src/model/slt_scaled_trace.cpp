@@ -129,7 +129,7 @@ void add_sides(core::Event& e, const SlotModel& m, const Sides& sides, std::int6
 // completes it).
 struct PendingRequests {
   std::vector<core::RequestRecord> pending;
-  std::vector<std::int32_t> posted_by;  // the slot that posted each pending request
+  std::vector<std::int32_t> posted_by;  // the slot template that posted each pending request
   std::int64_t next = 0;
 
   void complete(std::size_t k, core::Event& e) {
@@ -248,6 +248,7 @@ std::vector<SltScaledTrace::InstantiatedSlot> SltScaledTrace::instantiate_slots(
     const SlotModel& model = phase.slots.at(static_cast<std::size_t>(at.template_index));
     InstantiatedSlot slot;
     slot.model = &model;
+    slot.template_index = static_cast<std::int32_t>(at.template_index);
     slot.dst = map_of(phase.dst_rules, model.sends, nprocs, at);
     slot.src = map_of(phase.src_rules, model.receives, nprocs, at);
     slot.root = map_of(phase.root_rules, model.rooted, nprocs, at);
@@ -382,7 +383,8 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     if (!e) continue;
     e->burst_cpu = std::llround(unplaced);
     unplaced = 0;
-    if (!track_requests(*e, *slot.model, s, requests)) {
+    // Completions name the templates whose requests they complete, whichever repetition.
+    if (!track_requests(*e, *slot.model, slot.template_index, requests)) {
       unplaced = static_cast<double>(e->burst_cpu);
       continue;
     }

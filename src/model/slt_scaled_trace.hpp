@@ -52,6 +52,7 @@ class SltScaledTrace final : public core::ScaledTrace {
  private:
   struct InstantiatedSlot {
     const SlotModel* model = nullptr;
+    std::int32_t template_index = 0;  // the model's slot template it repeats
     PeerMap dst, src, root;
     std::int64_t bytes = 0;
     std::int64_t rbytes = 0;

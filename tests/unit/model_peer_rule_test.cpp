@@ -5,6 +5,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <variant>
 #include <vector>
 
 #include "model/integer_math.hpp"
@@ -141,6 +142,39 @@ TEST(PeerInference, CubeNeighbour) {
     return k < q ? r + 1 : kNoPeer;
   };
   infer_and_check({8, 27, 64, 125}, 512, peer_of);
+}
+
+// A multigrid's coarse level with 2 points per dimension on app_mgrid's grid (x fastest,
+// extents 2^floor(k/3), 2^ceil((k-1)/3), 2^ceil(k/3) for n = 2^k): along a dimension of q > 2
+// ranks only every (q / 2)-th holds a point; the others are idle. The upper neighbour along z,
+// periodic, counts the ranks that hold points.
+std::int64_t coarse_upper_z(std::int64_t r, std::int64_t n) {
+  const std::int64_t k = *exact_log2(n);
+  const std::int64_t q[3] = {std::int64_t{1} << (k / 3), std::int64_t{1} << ((k + 1) / 3),
+                             std::int64_t{1} << ((k + 2) / 3)};
+  std::int64_t c[3] = {r % q[0], r / q[0] % q[1], r / (q[0] * q[1])};
+  std::int64_t stride[3];
+  for (int d = 0; d < 3; ++d) {
+    stride[d] = q[d] > 2 ? q[d] / 2 : 1;
+    if (c[d] % stride[d] != 0) return kNoPeer;
+  }
+  c[2] = (c[2] + stride[2]) % q[2];
+  const std::int64_t peer = c[0] + q[0] * (c[1] + q[1] * c[2]);
+  return peer == r ? kNoPeer : peer;  // a dimension of extent 1: no message to itself
+}
+
+TEST(PeerInference, IdleRanksOnACoarseMultigridLevel) {
+  const PeerRule rule = infer_and_check({1, 2, 4, 8, 16}, 256, coarse_upper_z);
+  const auto* grid = std::get_if<GridPeerRule>(&rule.form);
+  ASSERT_NE(grid, nullptr) << rule.text();
+  EXPECT_EQ(grid->planes, 2) << rule.text();
+  expect_reproduces(rule, 4096, coarse_upper_z);
+  // Without a run that strides a dimension, nothing says where the ranks go idle.
+  const PeerRuleInference unseen = infer_peer_rule(runs({2, 4, 8}, coarse_upper_z));
+  ASSERT_TRUE(unseen.modelled()) << unseen.reason;
+  EXPECT_FALSE(std::get_if<GridPeerRule>(&unseen.rule->form) &&
+               std::get<GridPeerRule>(unseen.rule->form).planes > 0)
+      << unseen.rule->text();
 }
 
 TEST(PeerInference, FixedRoot) {
