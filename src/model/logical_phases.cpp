@@ -40,6 +40,27 @@ double LogicalRun::share_of(const std::vector<std::size_t>& phase_indexes) const
   return run > 0 ? covered / run : 0.0;
 }
 
+namespace {
+
+// An untimed run measured in calls: each rank's run is its calls, each phase's part of it the
+// calls of its repetitions, so that relevance and coverage still say how much of the run a
+// phase is.
+void measure_in_calls(const signature::Signature& sig, LogicalRun& run) {
+  for (std::size_t r = 0; r < sig.ranks.size(); ++r) {
+    const signature::RankPhases& rank = sig.ranks[r];
+    run.rank_run_ns[r] = rank.events;
+    for (const signature::RankPhase& phase : rank.phases) {
+      LogicalRankPhase& mine = run.phases[static_cast<std::size_t>(phase.id)].ranks[r];
+      mine.total_ns = phase.weight * static_cast<std::int64_t>(phase.events.size());
+      mine.share = rank.events > 0
+                       ? static_cast<double>(mine.total_ns) / static_cast<double>(rank.events)
+                       : 0.0;
+    }
+  }
+}
+
+}  // namespace
+
 LogicalRun logical_phases(const signature::Signature& sig) {
   LogicalRun out;
   out.n = sig.run.nprocs;
@@ -76,6 +97,10 @@ LogicalRun logical_phases(const signature::Signature& sig) {
       mine.share = phase.share_of(rank.run_ns);
     }
   }
+  out.untimed = !sig.ranks.empty() &&
+                std::all_of(sig.ranks.begin(), sig.ranks.end(),
+                            [](const signature::RankPhases& r) { return r.run_ns == 0; });
+  if (out.untimed) measure_in_calls(sig, out);
   return out;
 }
 

@@ -26,7 +26,7 @@ struct LogicalRankPhase {
   std::vector<std::pair<double, double>> rbytes_range;
   std::size_t first_event = 0;  // where its first repetition starts in the rank's trace
   std::int64_t total_ns = 0;    // time of all its repetitions on the rank
-  double share = 0;             // of the rank's run time
+  double share = 0;             // of the rank's run time (of its calls in an untimed run)
   bool present() const { return weight > 0; }
 };
 
@@ -58,8 +58,12 @@ struct LogicalRun {
   // reference's phase k. Empty when the run was cut into its own loops.
   std::string cut_like;
   std::int64_t cut_like_n = 0;
+  // No rank's trace has any time (a communication-only SMPI run, imported with
+  // smpi/simulate-computation:no): shares are of the ranks' calls, not of their time.
+  bool untimed = false;
 
-  // Share of the run's time (summed over ranks) that the given phases take.
+  // Share of the run's time (summed over ranks) that the given phases take; of its calls when
+  // the run is untimed.
   double share_of(const std::vector<std::size_t>& phase_indexes) const;
 };
 

@@ -10,7 +10,7 @@
 namespace p3s::model {
 namespace {
 
-LogicalRun run_like(const signature::Signature& sig, const signature::ReferenceCut& reference,
+LogicalRun cut_like(const signature::Signature& sig, const signature::ReferenceCut& reference,
                     std::vector<std::string>& notes) {
   if (sig.run_dir == reference.run) return logical_phases(sig);
   signature::AnalysisOptions options;
@@ -26,6 +26,19 @@ LogicalRun run_like(const signature::Signature& sig, const signature::ReferenceC
                     sig.run_dir, sig.run.nprocs, reference.n, e.what()));
     return logical_phases(sig);
   }
+}
+
+LogicalRun run_like(const signature::Signature& sig, const signature::ReferenceCut& reference,
+                    std::vector<std::string>& notes) {
+  LogicalRun run = cut_like(sig, reference, notes);
+  if (run.untimed) {
+    notes.push_back(fmt::format(
+        "{} (n = {}) has no time (a communication-only trace, as SMPI writes with "
+        "smpi/simulate-computation:no): its phases' shares are shares of its calls, and it says "
+        "nothing of compute",
+        sig.run_dir, sig.run.nprocs));
+  }
+  return run;
 }
 
 }  // namespace

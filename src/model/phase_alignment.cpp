@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "core/event.hpp"
+#include "model/integer_math.hpp"
+#include "model/process_grid.hpp"
 #include "model/template_alignment.hpp"
 
 namespace p3s::model {
@@ -246,9 +248,40 @@ bool same_call(const EventToken& a, const EventToken& b) {
   return a.op == b.op && a.tag == b.tag && a.rtag == b.rtag;
 }
 
-bool same_sizes(const EventToken& a, const EventToken& b) {
-  return a.bytes == b.bytes && a.rbytes == b.rbytes;
-}
+// How unlike a rank's calls are to the fullest rank's that make the same operations: their
+// sizes, their destinations and their sources, one each. Peers are compared as steps on a
+// periodic process grid when one is given (a border rank's step across the wrap is its
+// neighbour's step), else as offsets from the rank.
+class Likeness {
+ public:
+  Likeness(std::int64_t n, std::int64_t rank, std::int64_t fullest, std::optional<ProcessGrid> grid)
+      : n_(n), rank_(rank), fullest_(fullest), grid_(std::move(grid)) {}
+
+  std::size_t unlikeness(const EventToken& a, const EventToken& b) const {
+    return static_cast<std::size_t>(a.bytes != b.bytes || a.rbytes != b.rbytes) +
+           static_cast<std::size_t>(!same_peer(a.dst, b.dst)) +
+           static_cast<std::size_t>(!same_peer(a.src, b.src));
+  }
+
+ private:
+  bool same_peer(std::int32_t a, std::int32_t b) const {
+    if (a < 0 || b < 0 || !grid_) return a == b;
+    return steps(rank_, a) == steps(fullest_, b);
+  }
+  // The steps from `rank` to its peer at relative offset `relative`, in each dimension, wrapped.
+  GridCoords steps(std::int64_t rank, std::int32_t relative) const {
+    const GridCoords from = grid_->coords_of(rank);
+    const GridCoords to = grid_->coords_of(absolute_peer(relative, rank, n_));
+    GridCoords out{};
+    for (std::size_t d = 0; d < grid_->extent().size(); ++d) {
+      out[d] = floor_mod(to[d] - from[d], grid_->extent()[d]);
+    }
+    return out;
+  }
+
+  std::int64_t n_, rank_, fullest_;
+  std::optional<ProcessGrid> grid_;
+};
 
 // Where each of `events` sits among the fullest rank's calls: each at the first place after the
 // one before that makes the same call; nothing when some call has no such place (the rank makes
@@ -266,58 +299,140 @@ std::optional<std::vector<std::int32_t>> first_positions(const std::vector<Event
   return at;
 }
 
-// The largest table (events x fullest calls) the alignment by sizes fills.
-constexpr std::size_t kLargestSizeAlignment = std::size_t{1} << 22;
+// The largest table (events x fullest calls) the alignment by likeness fills.
+constexpr std::size_t kLargestLikenessAlignment = std::size_t{1} << 22;
 
-// The places of `events` among the fullest rank's calls that give the fewest calls of another
-// size, the earliest places among those: a rank idle on a multigrid's coarse levels lacks
-// their halo exchanges, in the middle of its calls, which the sizes say where the operations
-// and tags are all alike. Nothing where the table would be too large.
-std::optional<std::vector<std::int32_t>> sized_positions(const std::vector<EventToken>& events,
-                                                         const std::vector<EventToken>& fullest) {
-  const std::size_t m = events.size();
-  const std::size_t f = fullest.size();
-  if ((m + 1) * (f + 1) > kLargestSizeAlignment) return std::nullopt;
-  constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max() / 2;
-  // cost[i][j]: the fewest size differences placing events[i..] among fullest[j..].
-  std::vector<std::size_t> cost((m + 1) * (f + 1), kNever);
-  const auto at = [f](std::size_t i, std::size_t j) { return i * (f + 1) + j; };
-  for (std::size_t j = 0; j <= f; ++j) cost[at(m, j)] = 0;
-  for (std::size_t i = m; i-- > 0;) {
-    for (std::size_t j = f; j-- > 0;) {
-      std::size_t best = cost[at(i, j + 1)];
-      if (same_call(events[i], fullest[j])) {
-        best = std::min(best, cost[at(i + 1, j + 1)] + (same_sizes(events[i], fullest[j]) ? 0 : 1));
-      }
-      cost[at(i, j)] = best;
+// Per event, whether a request posted before it is completed at it or after: a rank that lacks
+// calls lacks them between such spans (a halo exchange it skips whole), not inside one.
+std::vector<bool> inside_spans(std::size_t events,
+                               const std::vector<std::vector<std::int32_t>>& completes) {
+  std::vector<bool> inside(events, false);
+  for (std::size_t e = 0; e < completes.size() && e < events; ++e) {
+    for (const std::int32_t posted : completes[e]) {
+      if (posted < 0) continue;
+      for (auto k = static_cast<std::size_t>(posted) + 1; k <= e; ++k) inside[k] = true;
     }
   }
-  if (cost[at(0, 0)] >= kNever) return std::nullopt;
-  std::vector<std::int32_t> placed;
-  placed.reserve(m);
-  for (std::size_t i = 0, j = 0; i < m; ++j) {
-    const std::size_t here = same_sizes(events[i], fullest[j]) ? 0 : 1;
-    if (same_call(events[i], fullest[j]) && cost[at(i + 1, j + 1)] + here == cost[at(i, j)]) {
-      placed.push_back(static_cast<std::int32_t>(j));
-      ++i;
+  return inside;
+}
+
+// The period of the fullest rank's calls: the smallest p with the call at j + p the call at j
+// everywhere but within p of the end (a loop's last calls may differ), or 0 when none is under
+// half their number.
+std::size_t call_period(const std::vector<EventToken>& fullest) {
+  const std::size_t f = fullest.size();
+  for (std::size_t p = 1; 2 * p <= f; ++p) {
+    std::size_t differ = 0;
+    for (std::size_t j = 0; j + p < f && differ <= p; ++j) {
+      if (!same_call(fullest[j], fullest[j + p])) ++differ;
     }
+    if (differ <= p) return p;
+  }
+  return 0;
+}
+
+// The places of `events` among the fullest rank's calls that make them likest: unlikeness,
+// plus one for each run of the fullest's calls skipped inside a request's span or starting
+// where the period of its calls does not (a rank idle on a level lacks its halo exchanges
+// whole), the earliest places among the likest. A rank idle on a multigrid's coarse levels
+// lacks their calls in the middle of its own, which sizes, peers and those boundaries say where
+// operations and tags are all alike. Nothing where the table would be too large or no placement
+// exists.
+std::optional<std::vector<std::int32_t>> likest_positions(
+    const std::vector<EventToken>& events, const std::vector<EventToken>& fullest,
+    const std::vector<std::vector<std::int32_t>>& completes, const Likeness& like) {
+  const std::size_t m = events.size();
+  const std::size_t f = fullest.size();
+  if (m == 0 || (m + 1) * (f + 2) > kLargestLikenessAlignment) return std::nullopt;
+  const std::vector<bool> inside = inside_spans(m, completes);
+  const std::size_t period = call_period(fullest);
+  // Skipping the fullest's calls from `first` on, before event i.
+  const auto skip_cost = [&](std::size_t i, std::size_t first) {
+    return static_cast<std::size_t>(inside[i]) +
+           static_cast<std::size_t>(period > 1 && first % period != 0);
+  };
+  constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max() / 4;
+  // placed_at[i][j]: the least cost of events[i..] with event i at j.
+  std::vector<std::size_t> placed_at(m * (f + 2), kNever);
+  const auto at = [f](std::size_t i, std::size_t j) { return i * (f + 2) + j; };
+  for (std::size_t i = m; i-- > 0;) {
+    std::size_t later = kNever;  // the least of placed_at[i + 1][j + 2..]
+    for (std::size_t j = f; j-- > 0;) {
+      if (i + 1 < m && j + 2 < f) later = std::min(later, placed_at[at(i + 1, j + 2)]);
+      if (!same_call(events[i], fullest[j])) continue;
+      std::size_t rest = 0;
+      if (i + 1 < m) {
+        rest = std::min(placed_at[at(i + 1, j + 1)],
+                        later >= kNever ? kNever : later + skip_cost(i + 1, j + 1));
+      }
+      placed_at[at(i, j)] = std::min(like.unlikeness(events[i], fullest[j]) + rest, kNever);
+    }
+  }
+  std::size_t j = 0;
+  for (std::size_t k = 1; k < f; ++k) {
+    if (placed_at[at(0, k)] < placed_at[at(0, j)]) j = k;
+  }
+  if (placed_at[at(0, j)] >= kNever) return std::nullopt;
+  std::vector<std::int32_t> placed = {static_cast<std::int32_t>(j)};
+  placed.reserve(m);
+  for (std::size_t i = 1; i < m; ++i) {
+    const std::size_t rest = placed_at[at(i - 1, j)] - like.unlikeness(events[i - 1], fullest[j]);
+    const std::size_t skipped_from = j + 1;
+    if (placed_at[at(i, j + 1)] == rest) {
+      ++j;  // right after, where that is as good
+    } else {
+      j += 2;
+      while (placed_at[at(i, j)] + skip_cost(i, skipped_from) != rest) ++j;
+    }
+    placed.push_back(static_cast<std::int32_t>(j));
   }
   return placed;
 }
 
-// Where each of `events` sits among the fullest rank's calls: the first places that make the
-// same calls, unless places that keep more calls at the fullest rank's sizes exist.
-std::optional<std::vector<std::int32_t>> positions_in(const std::vector<EventToken>& events,
-                                                      const std::vector<EventToken>& fullest) {
-  std::optional<std::vector<std::int32_t>> first = first_positions(events, fullest);
-  if (!first || events.size() == fullest.size()) return first;
-  bool sizes_differ = false;
-  for (std::size_t e = 0; e < events.size() && !sizes_differ; ++e) {
-    sizes_differ = !same_sizes(events[e], fullest[static_cast<std::size_t>((*first)[e])]);
+// The least unlikeness of a placement.
+std::size_t unlikeness_of(const std::vector<EventToken>& events,
+                          const std::vector<EventToken>& fullest,
+                          const std::vector<std::int32_t>& placed, const Likeness& like) {
+  std::size_t sum = 0;
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    sum += like.unlikeness(events[e], fullest[static_cast<std::size_t>(placed[e])]);
   }
-  if (!sizes_differ) return first;
-  std::optional<std::vector<std::int32_t>> sized = sized_positions(events, fullest);
-  return sized ? sized : first;
+  return sum;
+}
+
+// Where each of rank r's events sits among the fullest rank's calls: the first places that
+// make the same calls, unless places where the calls are liker exist, peers compared as
+// offsets or as steps on the 2D or 3D grid MPI_Dims_create makes, whichever makes them likest.
+std::optional<std::vector<std::int32_t>> positions_in(const PhaseRun& run, std::size_t r,
+                                                      std::size_t fullest) {
+  static const std::vector<std::vector<std::int32_t>> kNoCompletes;
+  const std::vector<EventToken>& events = run.ranks[r];
+  const std::vector<EventToken>& slots = run.ranks[fullest];
+  std::optional<std::vector<std::int32_t>> first = first_positions(events, slots);
+  if (!first || events.size() == slots.size()) return first;
+  const auto rank = static_cast<std::int64_t>(r);
+  const auto reference = static_cast<std::int64_t>(fullest);
+  const Likeness offsets(run.n, rank, reference, std::nullopt);
+  if (unlikeness_of(events, slots, *first, offsets) == 0) return first;
+  const auto& completes = r < run.completes.size() ? run.completes[r] : kNoCompletes;
+  std::optional<std::vector<std::int32_t>> best;
+  std::size_t least = 0;
+  for (const int dimensions : {0, 2, 3}) {
+    const Likeness like(run.n, rank, reference,
+                        dimensions == 0
+                            ? std::nullopt
+                            : std::optional<ProcessGrid>(ProcessGrid(
+                                  balanced_dims(run.n, dimensions), GridOrder::RowMajor)));
+    std::optional<std::vector<std::int32_t>> placed =
+        likest_positions(events, slots, completes, like);
+    if (!placed) continue;
+    const std::size_t cost = unlikeness_of(events, slots, *placed, like);
+    if (!best || cost < least) {
+      best = std::move(placed);
+      least = cost;
+    }
+  }
+  return best ? best : first;
 }
 
 Alignment align_by_position(std::span<const PhaseRun> runs) {
@@ -335,7 +450,7 @@ Alignment align_by_position(std::span<const PhaseRun> runs) {
                                std::vector<std::optional<EventToken>>(run.ranks.size()));
     aligned.order.assign(run.ranks.size(), {});
     for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-      const std::optional<std::vector<std::int32_t>> at = positions_in(run.ranks[r], slots);
+      const std::optional<std::vector<std::int32_t>> at = positions_in(run, r, fullest);
       if (!at) {
         out.failure = fmt::format("at n = {} ranks {} and {} make different calls (not only fewer)",
                                   run.n, fullest, r);

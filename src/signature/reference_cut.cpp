@@ -17,6 +17,14 @@ bool contains(const std::vector<CallKind>& kinds, const CallKind& k) {
   return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
 }
 
+// Whether some kind of `kinds` makes the operation `k` makes, whatever its tags: a phase whose
+// tags name the steps of a reduction or the stages of a pipeline makes new tags as it grows.
+bool same_operation(const std::vector<CallKind>& kinds, const CallKind& k) {
+  return std::any_of(kinds.begin(), kinds.end(), [&](const CallKind& c) {
+    return c.op == k.op && c.rooted == k.rooted && c.world == k.world;
+  });
+}
+
 void add_kind(std::vector<CallKind>& kinds, const CallKind& k) {
   if (!contains(kinds, k)) kinds.push_back(k);
 }
@@ -230,10 +238,13 @@ class RankReader {
     const std::size_t stop = end - head;
     for (std::size_t i = 0; i < middles.size(); ++i) {
       const std::vector<CallKind>& kinds = edges(middles[i]).all;
-      const std::size_t take =
-          i + 1 == middles.size() ? stop - at : prefix_in(at, stop, kinds, kNone);
+      const bool last = i + 1 == middles.size();
+      const std::size_t take = last ? stop - at : prefix_in(at, stop, kinds, kNone);
+      // The last takes the calls left between its neighbours when it makes their operations.
       for (std::size_t u = at; u < at + take; ++u) {
-        if (!contains(kinds, kind(u))) throw mismatch(u, u + 1);
+        if (!contains(kinds, kind(u)) && !(last && same_operation(kinds, kind(u)))) {
+          throw mismatch(u, u + 1);
+        }
       }
       place_middle(middles[i], at, at + take);
       at += take;

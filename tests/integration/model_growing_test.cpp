@@ -33,9 +33,6 @@ struct GrowingCase {
   std::vector<int> generated;  // N to generate and check the bytes at, beyond the hold-out
   int iterations = 0;
   std::function<PairBytes(int)> expected;
-  // Whether the hold-out's own phases read like the model's: a loop with no collective in it is
-  // cut by the phase detector where its calls repeat, which differs as the loop grows with n.
-  bool holdout_cut_alike = true;
   // N where the training runs leave the peers undecided: generate refuses them, and forced
   // (--accept-ambiguous) gives other bytes than the app's, so the refusal is warranted.
   std::vector<int> undecided;
@@ -93,10 +90,6 @@ void check_growing(const GrowingCase& c) {
   if (run.modelled.exit_code != 0) return;
   for (int n : c.generated) expect_bytes_at(c, work, n);
   for (int n : c.undecided) expect_undecided_at(c, work, n);
-  if (!c.holdout_cut_alike) {
-    expect_bytes_at(c, work, c.holdout);
-    return;
-  }
   const HeldOutModel held = model_with_holdout(run.training, run.holdout);
   // The loop: of the phases repeated a multiple of the iteration count at the hold-out, the one
   // with the largest share of the largest training run (expect_holdout_exact then holds every
@@ -161,7 +154,6 @@ TEST(ModelGrowing, MultipartitionPipelinesOfSqrtNStages) {
                  .generated = {256},
                  .iterations = 10,
                  .expected = [](int n) { return multipartition_pairs(n, 48); },
-                 .holdout_cut_alike = true,
                  .undecided = {}});
 }
 
@@ -186,10 +178,9 @@ PairBytes cg2d_pairs(int n, std::int64_t na) {
 }
 
 // The hold-out (8 x 8) and 16x (16 x 16) grids are square: 128 (8 x 16) holds the 2:1 transpose
-// beyond the training runs too.
-// Its loop has no collective: the hold-out at 64 cuts it into three phases (a reduction, the
-// transpose, two reductions) where the training runs kept one, so the bytes at 64 are held
-// against the app's arithmetic instead of the hold-out's phases.
+// beyond the training runs too. Its loop has no collective: the hold-out at 64 is cut like the
+// largest training run, its loop taking the calls between the setup and the final reduction,
+// their tags naming steps the training runs never reached.
 TEST(ModelGrowing, RowReductionsAndTransposeOnSquareAndOblongGrids) {
   check_growing({.app = "app_cg2d",
                  .args = {"4096", "15"},
@@ -198,7 +189,6 @@ TEST(ModelGrowing, RowReductionsAndTransposeOnSquareAndOblongGrids) {
                  .generated = {128, 256},
                  .iterations = 15,
                  .expected = [](int n) { return cg2d_pairs(n, 4096); },
-                 .holdout_cut_alike = false,
                  .undecided = {}});
 }
 
@@ -252,8 +242,36 @@ TEST(ModelGrowing, MultigridLevelsWithIdleCoarseRanks) {
                  .generated = {},
                  .iterations = 10,
                  .expected = [](int n) { return mgrid_pairs(n, 32); },
-                 .holdout_cut_alike = true,
                  .undecided = {256}});
+}
+
+// The same multigrid where a user's cluster budget is small: communication-only runs under
+// SimGrid (smpi/simulate-computation:no, the compute not declared, so the runs have no time)
+// at 16 to 128 ranks, the n where the level above the coarsest goes idle too (128: 8 x 4 x 4).
+// Every training run is covered in calls, and the model is decided at 4x the largest: the bytes
+// of the ST4NP at 512 are the app's.
+TEST(ModelGrowing, MultigridFromCommunicationOnlySmpiRuns) {
+  const fs::path work = scratch_dir("growing_smpi_mgrid");
+  constexpr int kCycles = 4;
+  std::vector<std::string> model = {p3s_bin(), "model"};
+  for (int n : {16, 32, 64, 128}) {
+    const fs::path dir = work / ("mgrid-" + std::to_string(n));
+    fs::create_directories(dir / "smpi" / "ti");  // SMPI does not create it
+    const CommandResult simulated = smpirun_app(
+        dir / "smpi", n, "mgrid", {"32", std::to_string(kCycles)},
+        {"--cfg=smpi/simulate-computation:no", "-trace-ti", "--cfg=tracing/filename:ti/trace.txt"});
+    ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
+    const CommandResult imported = import_ti(dir / "smpi" / "ti" / "trace.txt", dir / "run");
+    ASSERT_EQ(imported.exit_code, 0) << imported.output;
+    model.push_back((dir / "run").string());
+  }
+  model.insert(model.end(), {"-o", (work / "app.slt").string()});
+  const CommandResult modelled = run_command(model);
+  EXPECT_NE(modelled.output.find("has no time"), std::string::npos) << modelled.output;
+  expect_covered(work / "app.slt", modelled, 4);
+  expect_generated_pairs(
+      work / "app.slt", 512, work / "st4np-512",
+      [&](const St4npText& st4np) { return st4np_pairs(st4np, kCycles); }, mgrid_pairs(512, 32));
 }
 
 }  // namespace
