@@ -124,9 +124,16 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
     // Nothing to simulate: every N would come out as PET = 0.
     throw NothingToPredict(fmt::format(
         "no phase of the training runs is relevant (weight x time at least {} of a run), so "
-        "there is nothing to predict. Runs imported from SMPI keep only compute time (their MPI "
-        "calls last 0 ns): a run that only communicates has no time to judge relevance by.",
+        "there is nothing to predict",
         request.model.threshold));
+  }
+  if (slt.compute.metric == "none") {
+    // A run time without its compute would leave out what the runs could not measure.
+    throw NothingToPredict(
+        "the training runs have no time (communication-only SMPI runs: their MPI calls last 0 "
+        "ns and nothing of compute was simulated): they model the communication pattern "
+        "(p3s model, generate) but not a run time; predict from traced runs, or SMPI runs with "
+        "declared flops");
   }
   if (request.prepare_dir) request.prepare_dir();
   model::write_slt(request.dir / "app.slt", slt);

@@ -454,15 +454,24 @@ Tally check_rule(PeerRule& rule, std::span<const PeerSample> samples, std::size_
   return tally;
 }
 
+// The most values a reason lists; the rest are counted.
+constexpr std::size_t kListedValues = 8;
+
 std::string values_by_run(std::span<const PeerSample> samples,
                           const std::vector<LocalEquation>& locals, std::size_t k, bool with_slot) {
   std::vector<std::string> parts;
+  std::size_t more = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (locals[i].values.empty()) continue;
+    if (parts.size() == kListedValues) {
+      ++more;
+      continue;
+    }
     parts.push_back(with_slot ? fmt::format("{} at n = {}, s = {}", locals[i].values[k],
                                             samples[i].n, samples[i].slot)
                               : fmt::format("{} at n = {}", locals[i].values[k], samples[i].n));
   }
+  if (more > 0) parts.push_back(fmt::format("and {} more", more));
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 

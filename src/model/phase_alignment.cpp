@@ -452,8 +452,12 @@ Alignment align_by_position(std::span<const PhaseRun> runs) {
     for (std::size_t r = 0; r < run.ranks.size(); ++r) {
       const std::optional<std::vector<std::int32_t>> at = positions_in(run, r, fullest);
       if (!at) {
-        out.failure = fmt::format("at n = {} ranks {} and {} make different calls (not only fewer)",
-                                  run.n, fullest, r);
+        const bool same_operations =
+            std::equal(run.ranks[r].begin(), run.ranks[r].end(), slots.begin(), slots.end(),
+                       [](const EventToken& a, const EventToken& b) { return a.op == b.op; });
+        out.failure = fmt::format(
+            "at n = {} ranks {} and {} make different calls ({})", run.n, fullest, r,
+            same_operations ? "the same operations, with other tags" : "not only fewer");
         return out;
       }
       for (std::size_t e = 0; e < at->size(); ++e) {

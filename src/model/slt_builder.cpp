@@ -416,7 +416,9 @@ void describe_training(const std::vector<const LogicalRun*>& sorted, const SltIn
   slt.compute.machine = sorted.back()->host;
   const bool counters = std::all_of(sorted.begin(), sorted.end(),
                                     [](const LogicalRun* r) { return r->instructions; });
-  slt.compute.metric = counters ? "instructions" : "cpu_time";
+  const bool untimed =
+      std::all_of(sorted.begin(), sorted.end(), [](const LogicalRun* r) { return r->untimed; });
+  slt.compute.metric = untimed ? "none" : counters ? "instructions" : "cpu_time";
   slt.compute.scaling = inputs.scaling;
 }
 

@@ -431,8 +431,9 @@ MachineCompute compute_from(const json& j, std::size_t phase_count) {
   MachineCompute c;
   c.machine = j.at("machine").get<std::string>();
   c.metric = j.at("metric").get<std::string>();
-  if (c.metric != "cpu_time" && c.metric != "instructions")
-    throw std::invalid_argument("compute metric is neither cpu_time nor instructions");
+  if (c.metric != "cpu_time" && c.metric != "instructions" && c.metric != "none") {
+    throw std::invalid_argument("compute metric is neither cpu_time, instructions nor none");
+  }
   c.scaling = work_scaling_from_name(j.at("scaling").get<std::string>());
   if (!j.at("workload").is_null()) c.workload = core::workload_from_json(j.at("workload"));
   for (const json& p : j.at("phases")) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -228,6 +229,60 @@ TEST(PhaseAlignment, SameDirectionIsTheSameSlotAtEveryN) {
   }
 }
 
+// A V-cycle on a periodic 4 x 2 grid (rank = 2 i + j), n = 8: halos at levels 0, 1, 1, 0, each
+// an exchange along j (with j + 1, the same rank at both levels) then along i (i + 1 at level
+// 0, i + 2 at level 1, where only even i hold points): irecv, send, waitall with one tag per
+// dimension. Ranks with odd i make level 0's halos only.
+PhaseRun v_cycle() {
+  PhaseRun run;
+  run.n = 8;
+  for (std::int64_t r = 0; r < run.n; ++r) {
+    const std::int64_t i = r / 2;
+    const std::int64_t j = r % 2;
+    std::vector<EventToken> events;
+    std::vector<std::vector<std::int32_t>> completes;
+    for (const int level : {0, 1, 1, 0}) {
+      if (level == 1 && i % 2 != 0) continue;
+      const std::int64_t along_j = 2 * i + (j + 1) % 2;
+      const std::int64_t along_i = 2 * ((i + (level == 0 ? 1 : 2)) % 4) + j;
+      for (const auto& [peer, tag] : {std::pair{along_j, 0}, {along_i, 1}}) {
+        EventToken receive = isend(r, peer, run.n, tag);
+        receive.op = core::Op::Irecv;
+        std::swap(receive.src, receive.dst);
+        std::swap(receive.rtag, receive.tag);
+        std::swap(receive.rbytes, receive.bytes);
+        events.push_back(receive);
+        EventToken send = isend(r, peer, run.n, tag);
+        send.op = core::Op::Send;
+        events.push_back(send);
+        events.push_back(collective(core::Op::Waitall));
+        events.back().bytes = events.back().rbytes = 0;
+        completes.resize(events.size());
+        completes.back() = {static_cast<std::int32_t>(events.size() - 3)};
+      }
+    }
+    completes.resize(events.size());
+    run.ranks.push_back(std::move(events));
+    run.completes.push_back(std::move(completes));
+  }
+  return run;
+}
+
+// Rank 2 (i = 1) lacks the two level-1 halos, in the middle of its calls. Its last halo's
+// exchange along j is alike at both levels: it belongs with the rest of its halo, at level 0.
+TEST(PhaseAlignment, ARankIdleOnCoarseLevelsLacksTheirHalosWhole) {
+  const std::vector<PhaseRun> runs = {v_cycle()};
+  const Alignment a = align_phase(runs, AlignmentMethod::Position);
+  ASSERT_TRUE(a.aligned()) << a.failure;
+  const AlignedRun& run = a.runs.front();
+  ASSERT_EQ(run.slot_events.size(), 24u);
+  std::vector<std::int32_t> expected(6);
+  std::iota(expected.begin(), expected.end(), 0);
+  for (std::int32_t s = 18; s < 24; ++s) expected.push_back(s);
+  EXPECT_EQ(run.order[2], expected);
+  for (std::size_t s = 6; s < 18; ++s) EXPECT_FALSE(run.slot_events[s][2].has_value()) << s;
+}
+
 // A periodic ring, each rank isending to r + 1 then r - 1 (mod n): centered offsets +1 and -1.
 PhaseRun ring(std::int64_t n) {
   PhaseRun run;
@@ -281,6 +336,15 @@ TEST(PhaseAlignment, PositionNeedsTheSameCallsOnEveryRank) {
       align_phase(std::vector<PhaseRun>{different}, AlignmentMethod::Position);
   EXPECT_FALSE(refused.aligned());
   EXPECT_EQ(refused.failure, "at n = 3 ranks 0 and 2 make different calls (not only fewer)");
+
+  // The same operations with other tags are said to be so.
+  PhaseRun retagged = fewer;
+  for (EventToken& e : retagged.ranks[2]) e.tag += 100;
+  retagged.ranks[2].push_back(collective(core::Op::Barrier));
+  const Alignment tags = align_phase(std::vector<PhaseRun>{retagged}, AlignmentMethod::Position);
+  EXPECT_FALSE(tags.aligned());
+  EXPECT_EQ(tags.failure,
+            "at n = 3 ranks 0 and 2 make different calls (the same operations, with other tags)");
 }
 
 TEST(PhaseAlignment, ACallTheLargestRunLacksIsAFailure) {
