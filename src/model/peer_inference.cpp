@@ -192,6 +192,31 @@ std::vector<std::int64_t> active_strides(const ProcessGrid& grid, const PeerSamp
   return stride;
 }
 
+// Steps counted in ranks that hold points: each divided by its dimension's stride; nothing
+// when one is not a whole number of them.
+std::optional<std::vector<std::int64_t>> in_held_ranks(std::vector<std::int64_t> steps,
+                                                       const std::vector<std::int64_t>& stride) {
+  for (std::size_t d = 0; d < steps.size(); ++d) {
+    if (steps[d] % stride[d] != 0) return std::nullopt;
+    steps[d] /= stride[d];
+  }
+  return steps;
+}
+
+// The values most ranks vote for; none when no rank votes.
+std::vector<std::int64_t> most_voted(
+    const std::map<std::vector<std::int64_t>, std::size_t>& votes) {
+  std::vector<std::int64_t> values;
+  std::size_t most = 0;
+  for (const auto& [candidate, count] : votes) {
+    if (count > most) {
+      most = count;
+      values = candidate;
+    }
+  }
+  return values;
+}
+
 LocalEquation local_equation(const Template& t, const PeerSample& s) {
   LocalEquation eq;
   if (parameter_count(t) == 0) return eq;
@@ -204,28 +229,15 @@ LocalEquation local_equation(const Template& t, const PeerSample& s) {
     if (eq.stride.front() == 0) return {};
     for (std::size_t d = 0; d < eq.moduli.size(); ++d) eq.moduli[d] /= eq.stride[d];
   }
-
   std::map<std::vector<std::int64_t>, std::size_t> votes;
   for (std::int64_t r = 0; r < s.n; ++r) {
     const std::int64_t p = s.peers[static_cast<std::size_t>(r)];
     if (p == kNoPeer) continue;
     std::optional<std::vector<std::int64_t>> implied = implied_values(t, grid, r, p, s.n);
-    if (implied && t.coarsened) {
-      for (std::size_t d = 0; d < implied->size(); ++d) {
-        if ((*implied)[d] % eq.stride[d] != 0) implied.reset();
-        if (!implied) break;
-        (*implied)[d] /= eq.stride[d];
-      }
-    }
+    if (implied && t.coarsened) implied = in_held_ranks(std::move(*implied), eq.stride);
     if (implied) ++votes[*implied];
   }
-  std::size_t most = 0;
-  for (const auto& [values, count] : votes) {
-    if (count > most) {
-      most = count;
-      eq.values = values;
-    }
-  }
+  eq.values = most_voted(votes);
   return eq;
 }
 
@@ -599,6 +611,25 @@ class ReproducingRules {
   std::vector<std::pair<std::size_t, PeerRule>> reproducing_;  // (terms, rule)
 };
 
+// Whether some run has ranks idle beside ranks that talk: only then are coarsened grids tried.
+bool some_idle(std::span<const PeerSample> samples) {
+  return std::any_of(samples.begin(), samples.end(), [](const PeerSample& s) {
+    const auto idle = std::count(s.peers.begin(), s.peers.end(), kNoPeer);
+    return idle > 0 && idle < static_cast<std::ptrdiff_t>(s.peers.size());
+  });
+}
+
+// Whether template t can be a rule of the runs: defined at every n, on a grid the runs do not
+// rule out, coarsened only where some ranks are idle.
+bool worth_trying(const Template& t, std::span<const PeerSample> samples,
+                  const PeerInferenceOptions& options, bool idle) {
+  if (t.coarsened && !idle) return false;
+  const bool excluded = t.kind == TemplateKind::Grid &&
+                        std::find(options.excluded_shapes.begin(), options.excluded_shapes.end(),
+                                  t.shape) != options.excluded_shapes.end();
+  return !excluded && applicable_to_all(t, samples);
+}
+
 }  // namespace
 
 PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
@@ -610,20 +641,9 @@ PeerRuleInference infer_peer_rule(std::span<const PeerSample> samples,
   // When none reproduces the runs: the template that comes closest (the earliest of those).
   PeerRuleInference best;
   bool have_best = false;
-  // Coarsened grids only where some run has ranks idle beside ranks that talk.
-  const bool some_idle = std::any_of(samples.begin(), samples.end(), [](const PeerSample& s) {
-    return std::count(s.peers.begin(), s.peers.end(), kNoPeer) > 0 &&
-           std::count(s.peers.begin(), s.peers.end(), kNoPeer) <
-               static_cast<std::ptrdiff_t>(s.peers.size());
-  });
+  const bool idle = some_idle(samples);
   for (const Template& t : templates()) {
-    if (t.coarsened && !some_idle) continue;
-    if (t.kind == TemplateKind::Grid &&
-        std::find(options.excluded_shapes.begin(), options.excluded_shapes.end(), t.shape) !=
-            options.excluded_shapes.end()) {
-      continue;
-    }
-    if (!applicable_to_all(t, samples)) continue;
+    if (!worth_trying(t, samples, options, idle)) continue;
     const std::vector<LocalEquation> locals = local_equations(t, samples);
     const std::optional<std::int64_t> planes = common_planes(locals);
     if (t.coarsened && !planes) continue;

@@ -338,55 +338,90 @@ std::size_t call_period(const std::vector<EventToken>& fullest) {
 // lacks their calls in the middle of its own, which sizes, peers and those boundaries say where
 // operations and tags are all alike. Nothing where the table would be too large or no placement
 // exists.
+class LikestPlacement {
+ public:
+  LikestPlacement(const std::vector<EventToken>& events, const std::vector<EventToken>& fullest,
+                  const std::vector<std::vector<std::int32_t>>& completes, const Likeness& like)
+      : events_(events),
+        fullest_(fullest),
+        like_(like),
+        inside_(inside_spans(events.size(), completes)),
+        period_(call_period(fullest)),
+        placed_at_(events.size() * (fullest.size() + 2), kNever) {}
+
+  std::optional<std::vector<std::int32_t>> placement() {
+    fill();
+    std::size_t j = 0;
+    for (std::size_t k = 1; k < fullest_.size(); ++k) {
+      if (cost(0, k) < cost(0, j)) j = k;
+    }
+    if (cost(0, j) >= kNever) return std::nullopt;
+    std::vector<std::int32_t> placed = {static_cast<std::int32_t>(j)};
+    placed.reserve(events_.size());
+    for (std::size_t i = 1; i < events_.size(); ++i) {
+      j = next_place(i, j);
+      placed.push_back(static_cast<std::int32_t>(j));
+    }
+    return placed;
+  }
+
+ private:
+  static constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max() / 4;
+
+  // The least cost of events[i..] with event i at the fullest's call j.
+  std::size_t& cost(std::size_t i, std::size_t j) {
+    return placed_at_[i * (fullest_.size() + 2) + j];
+  }
+
+  // Skipping the fullest's calls from `first` on, before event i.
+  std::size_t skip_cost(std::size_t i, std::size_t first) const {
+    return static_cast<std::size_t>(inside_[i]) +
+           static_cast<std::size_t>(period_ > 1 && first % period_ != 0);
+  }
+
+  void fill() {
+    const std::size_t m = events_.size();
+    const std::size_t f = fullest_.size();
+    for (std::size_t i = m; i-- > 0;) {
+      std::size_t later = kNever;  // the least cost of event i + 1 at j + 2 or after
+      for (std::size_t j = f; j-- > 0;) {
+        if (i + 1 < m && j + 2 < f) later = std::min(later, cost(i + 1, j + 2));
+        if (!same_call(events_[i], fullest_[j])) continue;
+        std::size_t rest = 0;
+        if (i + 1 < m) {
+          rest = std::min(cost(i + 1, j + 1),
+                          later >= kNever ? kNever : later + skip_cost(i + 1, j + 1));
+        }
+        cost(i, j) = std::min(like_.unlikeness(events_[i], fullest_[j]) + rest, kNever);
+      }
+    }
+  }
+
+  // Where event i goes after event i - 1 at j: right after where that is as good, else the
+  // earliest place as good.
+  std::size_t next_place(std::size_t i, std::size_t j) {
+    const std::size_t rest = cost(i - 1, j) - like_.unlikeness(events_[i - 1], fullest_[j]);
+    if (cost(i, j + 1) == rest) return j + 1;
+    std::size_t k = j + 2;
+    while (cost(i, k) + skip_cost(i, j + 1) != rest) ++k;
+    return k;
+  }
+
+  const std::vector<EventToken>& events_;
+  const std::vector<EventToken>& fullest_;
+  const Likeness& like_;
+  std::vector<bool> inside_;
+  std::size_t period_;
+  std::vector<std::size_t> placed_at_;
+};
+
 std::optional<std::vector<std::int32_t>> likest_positions(
     const std::vector<EventToken>& events, const std::vector<EventToken>& fullest,
     const std::vector<std::vector<std::int32_t>>& completes, const Likeness& like) {
-  const std::size_t m = events.size();
-  const std::size_t f = fullest.size();
-  if (m == 0 || (m + 1) * (f + 2) > kLargestLikenessAlignment) return std::nullopt;
-  const std::vector<bool> inside = inside_spans(m, completes);
-  const std::size_t period = call_period(fullest);
-  // Skipping the fullest's calls from `first` on, before event i.
-  const auto skip_cost = [&](std::size_t i, std::size_t first) {
-    return static_cast<std::size_t>(inside[i]) +
-           static_cast<std::size_t>(period > 1 && first % period != 0);
-  };
-  constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max() / 4;
-  // placed_at[i][j]: the least cost of events[i..] with event i at j.
-  std::vector<std::size_t> placed_at(m * (f + 2), kNever);
-  const auto at = [f](std::size_t i, std::size_t j) { return i * (f + 2) + j; };
-  for (std::size_t i = m; i-- > 0;) {
-    std::size_t later = kNever;  // the least of placed_at[i + 1][j + 2..]
-    for (std::size_t j = f; j-- > 0;) {
-      if (i + 1 < m && j + 2 < f) later = std::min(later, placed_at[at(i + 1, j + 2)]);
-      if (!same_call(events[i], fullest[j])) continue;
-      std::size_t rest = 0;
-      if (i + 1 < m) {
-        rest = std::min(placed_at[at(i + 1, j + 1)],
-                        later >= kNever ? kNever : later + skip_cost(i + 1, j + 1));
-      }
-      placed_at[at(i, j)] = std::min(like.unlikeness(events[i], fullest[j]) + rest, kNever);
-    }
+  if (events.empty() || (events.size() + 1) * (fullest.size() + 2) > kLargestLikenessAlignment) {
+    return std::nullopt;
   }
-  std::size_t j = 0;
-  for (std::size_t k = 1; k < f; ++k) {
-    if (placed_at[at(0, k)] < placed_at[at(0, j)]) j = k;
-  }
-  if (placed_at[at(0, j)] >= kNever) return std::nullopt;
-  std::vector<std::int32_t> placed = {static_cast<std::int32_t>(j)};
-  placed.reserve(m);
-  for (std::size_t i = 1; i < m; ++i) {
-    const std::size_t rest = placed_at[at(i - 1, j)] - like.unlikeness(events[i - 1], fullest[j]);
-    const std::size_t skipped_from = j + 1;
-    if (placed_at[at(i, j + 1)] == rest) {
-      ++j;  // right after, where that is as good
-    } else {
-      j += 2;
-      while (placed_at[at(i, j)] + skip_cost(i, skipped_from) != rest) ++j;
-    }
-    placed.push_back(static_cast<std::int32_t>(j));
-  }
-  return placed;
+  return LikestPlacement(events, fullest, completes, like).placement();
 }
 
 // The least unlikeness of a placement.

@@ -276,18 +276,26 @@ std::string smallest_run_hint(const std::vector<FormulaSample>& counts) {
       smallest->n);
 }
 
+// "2 at n = 4; 3 at n = 9", or with signs "+1 at n = 4; -2 at n = 9".
+std::string values_text(const std::vector<FormulaSample>& samples, bool with_sign) {
+  std::vector<std::string> seen;
+  seen.reserve(samples.size());
+  for (const FormulaSample& s : samples) {
+    seen.push_back(with_sign ? fmt::format("{:+} at n = {}", s.value, s.n)
+                             : fmt::format("{} at n = {}", s.value, s.n));
+  }
+  return fmt::format("{}", fmt::join(seen, "; "));
+}
+
 // The block's repetitions as a formula in n; nothing, with `failure` saying why.
 std::optional<IntegerFormula> block_count(const std::vector<FormulaSample>& counts,
                                           std::size_t period, std::string& failure) {
   std::optional<IntegerFormula> count = fit_integer_formula(counts, size_bases());
   if (count) return count;
-  std::vector<std::string> seen;
-  seen.reserve(counts.size());
-  for (const FormulaSample& c : counts) seen.push_back(fmt::format("{} at n = {}", c.value, c.n));
   failure = fmt::format(
       "the calls of one repetition change with n: a block of {} call(s) repeats {} times, which "
       "follows no formula in n{}",
-      period, fmt::join(seen, "; "), smallest_run_hint(counts));
+      period, values_text(counts, false), smallest_run_hint(counts));
   return std::nullopt;
 }
 
@@ -301,13 +309,10 @@ std::optional<IntegerFormula> block_tag_shift(const std::vector<FormulaSample>& 
   }
   std::optional<IntegerFormula> shift = fit_integer_formula(shifts, size_bases());
   if (shift) return shift;
-  std::vector<std::string> seen;
-  seen.reserve(shifts.size());
-  for (const FormulaSample& s : shifts) seen.push_back(fmt::format("{:+} at n = {}", s.value, s.n));
   failure = fmt::format(
       "the tags of a block of {} call(s) start elsewhere at each n ({} from the largest run's), "
       "which follows no formula in n",
-      period, fmt::join(seen, "; "));
+      period, values_text(shifts, true));
   return std::nullopt;
 }
 

@@ -40,6 +40,22 @@ SlotTemplates place_slots(const Alignment& alignment, const SlotLayout& layout) 
 // The first event of template t, in run and slot order, its tags taken back to the block's first
 // repetition, when every event of it makes the same call; nothing, with a failure, when calls
 // differ or no rank makes it.
+// Run i's event in its slot k of template t, its tags taken back to the block's first
+// repetition at the largest run's n.
+EventToken at_first_repetition(const SlotTemplates& templates, std::size_t t, std::size_t k,
+                               std::int64_t n, EventToken e) {
+  const auto ti = static_cast<std::int64_t>(t);
+  const std::int64_t s =
+      templates.layout.in_block(ti) ? templates.layout.place(static_cast<std::int64_t>(k), n).s : 0;
+  const auto shift = static_cast<std::int32_t>(templates.layout.tag_shift_at(ti, n));
+  const auto back = [&](std::int32_t tag, std::int32_t step) {
+    return tag < 0 ? tag : tag - shift - static_cast<std::int32_t>(s) * step;
+  };
+  e.tag = back(e.tag, templates.tag_step[t]);
+  e.rtag = back(e.rtag, templates.rtag_step[t]);
+  return e;
+}
+
 std::optional<EventToken> template_example(const Alignment& alignment,
                                            const SlotTemplates& templates, std::size_t t,
                                            std::vector<std::string>& failures) {
@@ -47,19 +63,9 @@ std::optional<EventToken> template_example(const Alignment& alignment,
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (const std::size_t k : templates.slots_of[t][i]) {
-      const auto ti = static_cast<std::int64_t>(t);
-      const std::int64_t s = templates.layout.in_block(ti)
-                                 ? templates.layout.place(static_cast<std::int64_t>(k), run.n).s
-                                 : 0;
-      const auto shift = static_cast<std::int32_t>(templates.layout.tag_shift_at(ti, run.n));
-      const auto back = [&](std::int32_t tag, std::int32_t step) {
-        return tag < 0 ? tag : tag - shift - static_cast<std::int32_t>(s) * step;
-      };
       for (const auto& e : run.slot_events[k]) {
         if (!e) continue;
-        EventToken first = *e;
-        first.tag = back(first.tag, templates.tag_step[t]);
-        first.rtag = back(first.rtag, templates.rtag_step[t]);
+        const EventToken first = at_first_repetition(templates, t, k, run.n, *e);
         if (!example) example = first;
         if (first.op != example->op || first.tag != example->tag || first.rtag != example->rtag) {
           failures.push_back(fmt::format("slot {}: calls differ at n = {} ({} and {})", t, run.n,
@@ -89,29 +95,37 @@ SlotModel slot_of_example(const EventToken& example) {
 // rank of every run (a halo exchange's waitall its irecvs, which an idle rank skips with them).
 // Nothing for any template when a completion completes a request an earlier repetition of its
 // block posted: templates alone cannot name that one.
+// Adds what each of `rank`'s completions completes, as templates, to `completes`; false when
+// one completes a request an earlier repetition of its block posted.
+bool add_rank_completions(const SlotLayout& layout, std::int64_t n,
+                          const std::vector<std::int32_t>& order,
+                          const std::vector<std::vector<std::int32_t>>& rank_completes,
+                          std::vector<std::set<std::int32_t>>& completes) {
+  for (std::size_t e = 0; e < rank_completes.size() && e < order.size(); ++e) {
+    const SlotLayout::Place by = layout.place(order[e], n);
+    for (const std::int32_t posted : rank_completes[e]) {
+      if (posted < 0 || static_cast<std::size_t>(posted) >= order.size()) continue;
+      const SlotLayout::Place of = layout.place(order[static_cast<std::size_t>(posted)], n);
+      const bool same_repetition =
+          of.s == by.s && layout.block_of(of.template_index) == layout.block_of(by.template_index);
+      if (layout.in_block(of.template_index) && !same_repetition) return false;
+      completes[static_cast<std::size_t>(by.template_index)].insert(
+          static_cast<std::int32_t>(of.template_index));
+    }
+  }
+  return true;
+}
+
 std::vector<std::vector<std::int32_t>> template_completions(const Alignment& alignment,
                                                             std::span<const PhaseRun> phase_runs,
                                                             const SlotTemplates& templates) {
   std::vector<std::set<std::int32_t>> completes(templates.slots_of.size());
-  const SlotLayout& layout = templates.layout;
   for (std::size_t i = 0; i < alignment.runs.size() && i < phase_runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (std::size_t r = 0; r < run.order.size() && r < phase_runs[i].completes.size(); ++r) {
-      const std::vector<std::int32_t>& order = run.order[r];
-      const auto& rank_completes = phase_runs[i].completes[r];
-      for (std::size_t e = 0; e < rank_completes.size() && e < order.size(); ++e) {
-        for (const std::int32_t posted : rank_completes[e]) {
-          if (posted < 0 || static_cast<std::size_t>(posted) >= order.size()) continue;
-          const SlotLayout::Place by = layout.place(order[e], run.n);
-          const SlotLayout::Place of = layout.place(order[static_cast<std::size_t>(posted)], run.n);
-          if (layout.in_block(of.template_index) &&
-              (of.s != by.s ||
-               layout.block_of(of.template_index) != layout.block_of(by.template_index))) {
-            return {};
-          }
-          completes[static_cast<std::size_t>(by.template_index)].insert(
-              static_cast<std::int32_t>(of.template_index));
-        }
+      if (!add_rank_completions(templates.layout, run.n, run.order[r], phase_runs[i].completes[r],
+                                completes)) {
+        return {};
       }
     }
   }
@@ -185,6 +199,21 @@ std::vector<std::size_t> posting_slots(const SlotTemplates& templates, std::size
   return out;
 }
 
+// The first rank of run i's slot k that calls it without a request of its own posted, or
+// posts one and does not call it.
+std::optional<std::size_t> rank_unlike_its_requests(const SlotTemplates& templates, std::size_t i,
+                                                    const AlignedRun& run, std::size_t k,
+                                                    const SlotModel& slot) {
+  const std::vector<std::size_t> posting = posting_slots(templates, i, run.n, k, slot);
+  for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+    const bool posted = std::any_of(posting.begin(), posting.end(), [&](std::size_t p) {
+      return run.slot_events[p][r].has_value();
+    });
+    if (run.slot_events[k][r].has_value() != posted) return r;
+  }
+  return std::nullopt;
+}
+
 // A waitall with its slots known is made by every rank, or by exactly the ranks that posted
 // one of its requests (then it needs one). False, naming the rank, when neither holds.
 bool decide_needs_request(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
@@ -199,17 +228,13 @@ bool decide_needs_request(const Alignment& alignment, const SlotTemplates& templ
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     const AlignedRun& run = alignment.runs[i];
     for (const std::size_t k : templates.slots_of[t][i]) {
-      const std::vector<std::size_t> posting = posting_slots(templates, i, run.n, k, slot);
-      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
-        const bool posted = std::any_of(posting.begin(), posting.end(), [&](std::size_t p) {
-          return run.slot_events[p][r].has_value();
-        });
-        if (run.slot_events[k][r].has_value() == posted) continue;
-        failures.push_back(fmt::format("n = {}: rank {} {} {} (slot {}) with {} request of its own",
-                                       run.n, r, posted ? "does not call" : "calls",
-                                       core::op_name(slot.op), t, posted ? "a" : "no"));
-        return false;
-      }
+      const std::optional<std::size_t> r = rank_unlike_its_requests(templates, i, run, k, slot);
+      if (!r) continue;
+      const bool calls = run.slot_events[k][*r].has_value();
+      failures.push_back(fmt::format("n = {}: rank {} {} {} (slot {}) with {} request of its own",
+                                     run.n, *r, calls ? "calls" : "does not call",
+                                     core::op_name(slot.op), t, calls ? "no" : "a"));
+      return false;
     }
   }
   slot.needs_request = true;

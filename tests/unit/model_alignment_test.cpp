@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -369,28 +370,16 @@ TEST(PhaseAlignment, AbsolutePeerUndoesTheRelativeOne) {
 namespace p3s::model {
 namespace {
 
-// An FFT-like loop: an alltoall, then one sendrecv per bit of n with rank r XOR 2^k, then an
-// allreduce, 30 times; n a power of two.
-LogicalRun alltoall_then_exchanges(std::int64_t n) {
+// A run of one phase whose every rank makes `events_of(rank)`, `weight` times, 90 % of its run.
+LogicalRun one_phase_run(std::int64_t n, std::int64_t weight,
+                         const std::function<std::vector<EventToken>(std::int64_t)>& events_of) {
   LogicalRun run;
   run.n = n;
   LogicalPhase phase;
   for (std::int64_t r = 0; r < n; ++r) {
     LogicalRankPhase rank;
-    EventToken alltoall = collective(core::Op::Alltoall);
-    alltoall.bytes = alltoall.rbytes = 65536;
-    rank.events.push_back(alltoall);
-    for (std::int64_t k = 0; (std::int64_t{1} << k) < n; ++k) {
-      const std::int64_t peer = r ^ (std::int64_t{1} << k);
-      EventToken exchange = isend(r, peer, n);
-      exchange.op = core::Op::Sendrecv;
-      exchange.src = exchange.dst;
-      exchange.rtag = exchange.tag;
-      exchange.rbytes = exchange.bytes;
-      rank.events.push_back(exchange);
-    }
-    rank.events.push_back(collective(core::Op::Allreduce));
-    rank.weight = 30;
+    rank.events = events_of(r);
+    rank.weight = weight;
     rank.share = 0.9;
     rank.total_ns = 900;
     phase.ranks.push_back(std::move(rank));
@@ -398,6 +387,28 @@ LogicalRun alltoall_then_exchanges(std::int64_t n) {
   }
   run.phases.push_back(std::move(phase));
   return run;
+}
+
+// An FFT-like loop: an alltoall, then one sendrecv per bit of n with rank r XOR 2^k, then an
+// allreduce, 30 times; n a power of two.
+LogicalRun alltoall_then_exchanges(std::int64_t n) {
+  return one_phase_run(n, 30, [n](std::int64_t r) {
+    std::vector<EventToken> events;
+    EventToken alltoall = collective(core::Op::Alltoall);
+    alltoall.bytes = alltoall.rbytes = 65536;
+    events.push_back(alltoall);
+    for (std::int64_t k = 0; (std::int64_t{1} << k) < n; ++k) {
+      const std::int64_t peer = r ^ (std::int64_t{1} << k);
+      EventToken exchange = isend(r, peer, n);
+      exchange.op = core::Op::Sendrecv;
+      exchange.src = exchange.dst;
+      exchange.rtag = exchange.tag;
+      exchange.rbytes = exchange.bytes;
+      events.push_back(exchange);
+    }
+    events.push_back(collective(core::Op::Allreduce));
+    return events;
+  });
 }
 
 TEST(SlotLayout, AGrowingBlockBetweenFixedCallsIsModelled) {
@@ -427,9 +438,6 @@ TEST(SlotLayout, AGrowingBlockBetweenFixedCallsIsModelled) {
 // to r + 1 with the stage's tag 100 + s and receiving from r - 1, then n - 1 stages back, from
 // the last cell's stage down (tags 200 + n - 1 to 201), sending to r - 1; then an allreduce.
 LogicalRun forward_and_back(std::int64_t n) {
-  LogicalRun run;
-  run.n = n;
-  LogicalPhase phase;
   auto stage = [n](std::int64_t r, std::int64_t ahead, std::int32_t tag,
                    std::vector<EventToken>& events) {
     events.push_back(isend(r, (r + ahead + n) % n, n, tag));
@@ -442,19 +450,13 @@ LogicalRun forward_and_back(std::int64_t n) {
     receive.bytes = 0;
     events.push_back(receive);
   };
-  for (std::int64_t r = 0; r < n; ++r) {
-    LogicalRankPhase rank;
-    for (std::int32_t s = 0; s + 1 < n; ++s) stage(r, 1, 100 + s, rank.events);
-    for (auto s = static_cast<std::int32_t>(n - 1); s > 0; --s) stage(r, -1, 200 + s, rank.events);
-    rank.events.push_back(collective(core::Op::Allreduce));
-    rank.weight = 10;
-    rank.share = 0.9;
-    rank.total_ns = 900;
-    phase.ranks.push_back(std::move(rank));
-    run.rank_run_ns.push_back(1000);
-  }
-  run.phases.push_back(std::move(phase));
-  return run;
+  return one_phase_run(n, 10, [n, &stage](std::int64_t r) {
+    std::vector<EventToken> events;
+    for (std::int32_t s = 0; s + 1 < n; ++s) stage(r, 1, 100 + s, events);
+    for (auto s = static_cast<std::int32_t>(n - 1); s > 0; --s) stage(r, -1, 200 + s, events);
+    events.push_back(collective(core::Op::Allreduce));
+    return events;
+  });
 }
 
 TEST(SlotLayout, ABackwardSweepsTagsStartAtTheLastStageWhereverNPutsIt) {
