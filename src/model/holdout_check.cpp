@@ -202,12 +202,11 @@ void keep_open_readings(PhaseModel& phase, std::int64_t n) {
         rules_differ_at(rule, u.undecided.alternative, n, slot)) {
       continue;
     }
-    for (std::int64_t m = largest + 1; m <= 16 * largest; ++m) {
-      if (!rules_differ_at(rule, u.undecided.alternative, m, slot)) continue;
-      u.undecided.differs_from = m;
-      open.push_back(std::move(u));
-      break;
-    }
+    const std::optional<std::int64_t> from =
+        first_difference(rule, u.undecided.alternative, largest, slot);
+    if (!from) continue;
+    u.undecided.differs_from = *from;
+    open.push_back(std::move(u));
   }
   phase.undecided = std::move(open);
   phase.settled_by = settling_run(phase, largest);

@@ -341,12 +341,12 @@ std::size_t call_period(const std::vector<EventToken>& fullest) {
 class LikestPlacement {
  public:
   LikestPlacement(const std::vector<EventToken>& events, const std::vector<EventToken>& fullest,
-                  const std::vector<std::vector<std::int32_t>>& completes, const Likeness& like)
+                  const std::vector<bool>& inside, std::size_t period, const Likeness& like)
       : events_(events),
         fullest_(fullest),
         like_(like),
-        inside_(inside_spans(events.size(), completes)),
-        period_(call_period(fullest)),
+        inside_(inside),
+        period_(period),
         placed_at_(events.size() * (fullest.size() + 2), kNever) {}
 
   std::optional<std::vector<std::int32_t>> placement() {
@@ -410,19 +410,10 @@ class LikestPlacement {
   const std::vector<EventToken>& events_;
   const std::vector<EventToken>& fullest_;
   const Likeness& like_;
-  std::vector<bool> inside_;
+  const std::vector<bool>& inside_;
   std::size_t period_;
   std::vector<std::size_t> placed_at_;
 };
-
-std::optional<std::vector<std::int32_t>> likest_positions(
-    const std::vector<EventToken>& events, const std::vector<EventToken>& fullest,
-    const std::vector<std::vector<std::int32_t>>& completes, const Likeness& like) {
-  if (events.empty() || (events.size() + 1) * (fullest.size() + 2) > kLargestLikenessAlignment) {
-    return std::nullopt;
-  }
-  return LikestPlacement(events, fullest, completes, like).placement();
-}
 
 // The least unlikeness of a placement.
 std::size_t unlikeness_of(const std::vector<EventToken>& events,
@@ -435,31 +426,58 @@ std::size_t unlikeness_of(const std::vector<EventToken>& events,
   return sum;
 }
 
+// What placing a run's ranks among its fullest rank's calls needs of the run, once: the grids
+// peers are compared on (none: as offsets; the 2D and 3D grids MPI_Dims_create makes), and the
+// period of the fullest's calls, worked out the first time a rank needs it.
+class RunPlacement {
+ public:
+  RunPlacement(const PhaseRun& run, std::size_t fullest) : run_(run), fullest_(fullest) {
+    grids_.emplace_back(std::nullopt);
+    for (const int dimensions : {2, 3}) {
+      grids_.emplace_back(ProcessGrid(balanced_dims(run.n, dimensions), GridOrder::RowMajor));
+    }
+  }
+
+  const PhaseRun& run() const { return run_; }
+  std::size_t fullest() const { return fullest_; }
+  const std::vector<std::optional<ProcessGrid>>& grids() const { return grids_; }
+  std::size_t period() const {
+    if (!period_) period_ = call_period(run_.ranks[fullest_]);
+    return *period_;
+  }
+
+ private:
+  const PhaseRun& run_;
+  std::size_t fullest_;
+  std::vector<std::optional<ProcessGrid>> grids_;
+  mutable std::optional<std::size_t> period_;
+};
+
 // Where each of rank r's events sits among the fullest rank's calls: the first places that
-// make the same calls, unless places where the calls are liker exist, peers compared as
-// offsets or as steps on the 2D or 3D grid MPI_Dims_create makes, whichever makes them likest.
-std::optional<std::vector<std::int32_t>> positions_in(const PhaseRun& run, std::size_t r,
-                                                      std::size_t fullest) {
+// make the same calls, unless places where the calls are liker exist, peers compared on
+// whichever of the run's grids makes them likest.
+std::optional<std::vector<std::int32_t>> positions_in(const RunPlacement& placement,
+                                                      std::size_t r) {
   static const std::vector<std::vector<std::int32_t>> kNoCompletes;
+  const PhaseRun& run = placement.run();
   const std::vector<EventToken>& events = run.ranks[r];
-  const std::vector<EventToken>& slots = run.ranks[fullest];
+  const std::vector<EventToken>& slots = run.ranks[placement.fullest()];
   std::optional<std::vector<std::int32_t>> first = first_positions(events, slots);
   if (!first || events.size() == slots.size()) return first;
   const auto rank = static_cast<std::int64_t>(r);
-  const auto reference = static_cast<std::int64_t>(fullest);
-  const Likeness offsets(run.n, rank, reference, std::nullopt);
-  if (unlikeness_of(events, slots, *first, offsets) == 0) return first;
-  const auto& completes = r < run.completes.size() ? run.completes[r] : kNoCompletes;
+  const auto reference = static_cast<std::int64_t>(placement.fullest());
+  if (unlikeness_of(events, slots, *first, Likeness(run.n, rank, reference, std::nullopt)) == 0 ||
+      (events.size() + 1) * (slots.size() + 2) > kLargestLikenessAlignment) {
+    return first;
+  }
+  const std::vector<bool> inside =
+      inside_spans(events.size(), r < run.completes.size() ? run.completes[r] : kNoCompletes);
   std::optional<std::vector<std::int32_t>> best;
   std::size_t least = 0;
-  for (const int dimensions : {0, 2, 3}) {
-    const Likeness like(run.n, rank, reference,
-                        dimensions == 0
-                            ? std::nullopt
-                            : std::optional<ProcessGrid>(ProcessGrid(
-                                  balanced_dims(run.n, dimensions), GridOrder::RowMajor)));
+  for (const std::optional<ProcessGrid>& grid : placement.grids()) {
+    const Likeness like(run.n, rank, reference, grid);
     std::optional<std::vector<std::int32_t>> placed =
-        likest_positions(events, slots, completes, like);
+        LikestPlacement(events, slots, inside, placement.period(), like).placement();
     if (!placed) continue;
     const std::size_t cost = unlikeness_of(events, slots, *placed, like);
     if (!best || cost < least) {
@@ -484,8 +502,9 @@ Alignment align_by_position(std::span<const PhaseRun> runs) {
     aligned.slot_events.assign(slots.size(),
                                std::vector<std::optional<EventToken>>(run.ranks.size()));
     aligned.order.assign(run.ranks.size(), {});
+    const RunPlacement placement(run, fullest);
     for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-      const std::optional<std::vector<std::int32_t>> at = positions_in(run, r, fullest);
+      const std::optional<std::vector<std::int32_t>> at = positions_in(placement, r);
       if (!at) {
         const bool same_operations =
             std::equal(run.ranks[r].begin(), run.ranks[r].end(), slots.begin(), slots.end(),

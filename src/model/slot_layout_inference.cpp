@@ -107,8 +107,8 @@ std::size_t repetitions_at(const std::vector<SlotCall>& body_calls, const Item& 
 // How far the tags of `calls` from `at` on lie from the block's in the largest run: the
 // difference at the body's first tagged call (0 when it has none, or `calls` makes another
 // call there).
-std::int32_t tag_shift_at(const std::vector<SlotCall>& body_calls, const Item& item,
-                          const std::vector<SlotCall>& calls, std::size_t at) {
+std::int32_t shift_from_largest(const std::vector<SlotCall>& body_calls, const Item& item,
+                                const std::vector<SlotCall>& calls, std::size_t at) {
   for (std::size_t j = 0; j < item.period && at + j < calls.size(); ++j) {
     const SlotCall& body = body_calls[item.first + j];
     const SlotCall& call = calls[at + j];
@@ -230,7 +230,7 @@ class RunReader {
     std::vector<std::size_t> choices;
     std::int32_t shift = 0;
     if (it.block) {
-      shift = tag_shift_at(largest_, it, calls_, at);
+      shift = shift_from_largest(largest_, it, calls_, at);
       for (std::size_t c = repetitions_at(largest_, it, calls_, at, shift) + 1; c-- > 0;) {
         choices.push_back(c);
       }

@@ -45,10 +45,10 @@ SlotLayout::Place SlotLayout::place(std::int64_t k, std::int64_t n) const {
 std::string SlotLayout::blocks_text() const {
   std::vector<std::string> parts;
   for (const SlotBlock& block : blocks) {
-    const bool shifted = block.tag_shift != IntegerFormula{};
-    parts.push_back(fmt::format("slots {}-{} repeated {} times{}", block.first,
-                                block.first + block.period - 1, block.count.text(),
-                                shifted ? ", tags shifted by " + block.tag_shift.text() : ""));
+    parts.push_back(
+        fmt::format("slots {}-{} repeated {} times{}", block.first, block.first + block.period - 1,
+                    block.count.text(),
+                    block.shifts_tags() ? ", tags shifted by " + block.tag_shift.text() : ""));
   }
   return fmt::format("{}", fmt::join(parts, "; "));
 }
@@ -247,16 +247,6 @@ void split_undecided_sides(std::vector<PeerRuleInference>& slots) {
   }
 }
 
-// The smallest n beyond the training runs, up to 16 times the largest, where two rules that
-// agree on every training run give some rank a different peer.
-std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
-                                             std::int64_t largest, std::int64_t slot) {
-  for (std::int64_t n = largest + 1; n <= 16 * largest; ++n) {
-    if (rules_differ_at(a, b, n, slot)) return n;
-  }
-  return std::nullopt;
-}
-
 void check_layout(std::span<const PhasePeers> runs, const SlotLayout& layout) {
   for (const PhasePeers& run : runs) {
     if (layout.slots_at(run.n) != static_cast<std::int64_t>(run.slots.size())) {
@@ -347,6 +337,14 @@ std::vector<UndecidedSlot> undecided_slots(const std::vector<PeerRuleInference>&
 }
 
 }  // namespace
+
+std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
+                                             std::int64_t largest, std::int64_t slot) {
+  for (std::int64_t n = largest + 1; n <= 16 * largest; ++n) {
+    if (rules_differ_at(a, b, n, slot)) return n;
+  }
+  return std::nullopt;
+}
 
 void find_undecided(SlotSequenceInference& inference, std::int64_t largest) {
   inference.undecided = undecided_slots(inference.slots, largest);

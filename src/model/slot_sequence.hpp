@@ -26,6 +26,7 @@ struct SlotBlock {
   std::int64_t period = 1;
   IntegerFormula count;
   IntegerFormula tag_shift;
+  bool shifts_tags() const { return tag_shift != IntegerFormula{}; }
   bool operator==(const SlotBlock&) const = default;
 };
 
@@ -102,6 +103,11 @@ struct SlotSequenceInference {
 SlotSequenceInference infer_slot_sequence(std::span<const PhasePeers> runs,
                                           const SlotLayout& layout,
                                           const PeerInferenceOptions& options = {});
+
+// The smallest n beyond the training runs (the largest is `largest`), up to 16 times it, where
+// two rules that agree on every training run give some rank a different peer.
+std::optional<std::int64_t> first_difference(const PeerRule& a, const PeerRule& b,
+                                             std::int64_t largest, std::int64_t slot);
 
 // The slots whose alternatives give other peers than their rule beyond `largest` (the largest
 // training n, looked at up to 16 times it), and the note naming them; call again after

@@ -37,10 +37,7 @@ SlotTemplates place_slots(const Alignment& alignment, const SlotLayout& layout) 
   return placed;
 }
 
-// The first event of template t, in run and slot order, its tags taken back to the block's first
-// repetition, when every event of it makes the same call; nothing, with a failure, when calls
-// differ or no rank makes it.
-// Run i's event in its slot k of template t, its tags taken back to the block's first
+// An event of template t in slot k of a run at n, its tags taken back to the block's first
 // repetition at the largest run's n.
 EventToken at_first_repetition(const SlotTemplates& templates, std::size_t t, std::size_t k,
                                std::int64_t n, EventToken e) {
@@ -56,6 +53,9 @@ EventToken at_first_repetition(const SlotTemplates& templates, std::size_t t, st
   return e;
 }
 
+// The first event of template t, in run and slot order, its tags taken back to the block's first
+// repetition, when every event of it makes the same call; nothing, with a failure, when calls
+// differ or no rank makes it.
 std::optional<EventToken> template_example(const Alignment& alignment,
                                            const SlotTemplates& templates, std::size_t t,
                                            std::vector<std::string>& failures) {
@@ -91,10 +91,12 @@ SlotModel slot_of_example(const EventToken& example) {
   return slot;
 }
 
-// Per template of a growing layout, the templates whose requests it completes, read off every
-// rank of every run (a halo exchange's waitall its irecvs, which an idle rank skips with them).
-// Nothing for any template when a completion completes a request an earlier repetition of its
-// block posted: templates alone cannot name that one.
+// Whether two places are in the same repetition of the same block.
+bool same_repetition(const SlotLayout& layout, const SlotLayout::Place& a,
+                     const SlotLayout::Place& b) {
+  return a.s == b.s && layout.block_of(a.template_index) == layout.block_of(b.template_index);
+}
+
 // Adds what each of `rank`'s completions completes, as templates, to `completes`; false when
 // one completes a request an earlier repetition of its block posted.
 bool add_rank_completions(const SlotLayout& layout, std::int64_t n,
@@ -106,9 +108,7 @@ bool add_rank_completions(const SlotLayout& layout, std::int64_t n,
     for (const std::int32_t posted : rank_completes[e]) {
       if (posted < 0 || static_cast<std::size_t>(posted) >= order.size()) continue;
       const SlotLayout::Place of = layout.place(order[static_cast<std::size_t>(posted)], n);
-      const bool same_repetition =
-          of.s == by.s && layout.block_of(of.template_index) == layout.block_of(by.template_index);
-      if (layout.in_block(of.template_index) && !same_repetition) return false;
+      if (layout.in_block(of.template_index) && !same_repetition(layout, of, by)) return false;
       completes[static_cast<std::size_t>(by.template_index)].insert(
           static_cast<std::int32_t>(of.template_index));
     }
@@ -116,6 +116,10 @@ bool add_rank_completions(const SlotLayout& layout, std::int64_t n,
   return true;
 }
 
+// Per template, the templates whose requests it completes, read off every rank of every run
+// (a halo exchange's waitall its irecvs, which an idle rank skips with them). Nothing for any
+// template when a completion completes a request an earlier repetition of its block posted:
+// templates alone cannot name that one.
 std::vector<std::vector<std::int32_t>> template_completions(const Alignment& alignment,
                                                             std::span<const PhaseRun> phase_runs,
                                                             const SlotTemplates& templates) {
@@ -193,7 +197,7 @@ std::vector<std::size_t> posting_slots(const SlotTemplates& templates, std::size
   for (const std::int32_t t : slot.completes) {
     for (const std::size_t posted : templates.slots_of[static_cast<std::size_t>(t)][i]) {
       const SlotLayout::Place of = layout.place(static_cast<std::int64_t>(posted), n);
-      if (!layout.in_block(t) || of.s == at.s) out.push_back(posted);
+      if (!layout.in_block(t) || same_repetition(layout, of, at)) out.push_back(posted);
     }
   }
   return out;

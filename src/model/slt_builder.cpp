@@ -98,9 +98,8 @@ bool model_pattern(Alignment& alignment, std::span<const PhaseRun> phase_runs, P
                              : "with the repetitions before shifted tags absent: " + w);
     }
     const bool shifted =
-        templates &&
-        std::any_of(templates->layout.blocks.begin(), templates->layout.blocks.end(),
-                    [](const SlotBlock& b) { return b.tag_shift != IntegerFormula{}; });
+        templates && std::any_of(templates->layout.blocks.begin(), templates->layout.blocks.end(),
+                                 [](const SlotBlock& b) { return b.shifts_tags(); });
     if (!shifted) break;
   }
   return false;
