@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/phase_alignment.hpp"
+#include "model/slt_bounds.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/undecided_rules.hpp"
 
@@ -21,6 +22,41 @@ namespace {
 double error_pct(double predicted, double actual) {
   if (actual == 0) return predicted == 0 ? 0.0 : 100.0;
   return 100.0 * (predicted - actual) / actual;
+}
+
+// The one phase of `trace`: its mean CPU time per rank and repetition, and its weight.
+std::pair<double, double> mean_compute_and_weight(const SltScaledTrace& trace, std::int64_t n) {
+  double cpu = 0;
+  for (std::int64_t r = 0; r < n; ++r) cpu += trace.compute_ns(0, static_cast<int>(r));
+  return {cpu / static_cast<double>(n), trace.phases().front().weight};
+}
+
+// The one phase of `one` with every fit at both ends of its band at n, as errors against the
+// run's mean compute and weight; nothing where a fit has no band or a bound cannot be
+// instantiated (the nominal model could: a bound's weight or bytes may be out of reach).
+void band_against_run(const Slt& one, const LogicalPhase& actual, std::int64_t n,
+                      HoldoutPhase& out) {
+  double actual_cpu = 0;
+  for (const LogicalRankPhase& rank : actual.ranks) actual_cpu += rank.cpu_ns;
+  actual_cpu /= static_cast<double>(n);
+  const auto actual_weight = static_cast<double>(actual.common_weight());
+  std::pair<double, double> ends[2];
+  for (const FitBound bound : {FitBound::Low, FitBound::High}) {
+    std::vector<std::string> unbounded;
+    const Slt at = slt_at_bound(one, bound, static_cast<double>(n), kHoldoutBandLevel, unbounded);
+    if (!unbounded.empty()) return;
+    try {
+      const SltScaledTrace trace(at, static_cast<int>(n),
+                                 InstantiateOptions{.accept_undecided = true});
+      ends[bound == FitBound::High ? 1 : 0] = mean_compute_and_weight(trace, n);
+    } catch (const std::domain_error&) {
+      return;
+    }
+  }
+  out.compute_band =
+      ErrorBand{error_pct(ends[0].first, actual_cpu), error_pct(ends[1].first, actual_cpu)};
+  out.weight_band =
+      ErrorBand{error_pct(ends[0].second, actual_weight), error_pct(ends[1].second, actual_weight)};
 }
 
 // The SLT reduced to phase k, so it can be instantiated without the others.
@@ -226,6 +262,41 @@ std::string row(const HoldoutPhase& p) {
                      percent_or_dash(p.compute_pct), percent_or_dash(p.slowest_compute_pct));
 }
 
+std::string band_cell(const std::optional<ErrorBand>& band) {
+  if (!band) return "-";
+  return fmt::format("{:+.1f} .. {:+.1f} {}", band->low, band->high, band->holds() ? "in" : "OUT");
+}
+
+// The bands' table and how many phases' compute and weight they hold: the compared phases
+// with a band, each counted once, with their share of the run's time.
+std::string bands_text(const HoldoutCheck& check) {
+  std::string rows;
+  int banded = 0, compute_in = 0, weight_in = 0;
+  double banded_share = 0, compute_in_share = 0;
+  for (const HoldoutPhase& p : check.phases) {
+    if (!p.compute_band || !p.weight_band) continue;
+    ++banded;
+    banded_share += p.share;
+    if (p.compute_band->holds()) {
+      ++compute_in;
+      compute_in_share += p.share;
+    }
+    if (p.weight_band->holds()) ++weight_in;
+    rows += fmt::format("  {:<10} {:>6.1f}% {:>24} {:>24}\n", p.name, 100 * p.share,
+                        band_cell(p.compute_band), band_cell(p.weight_band));
+  }
+  if (banded == 0) return "  no phase has predictive bands (an SLT without its fits' runs)\n";
+  return fmt::format("  the fits' {:.0f} % bands at n = {}, in % of the run's value:\n",
+                     100 * kHoldoutBandLevel, check.n) +
+         fmt::format("  {:<10} {:>7} {:>24} {:>24}\n", "phase", "share", "compute band",
+                     "weight band") +
+         rows +
+         fmt::format(
+             "  compute inside its band in {} of {} phases ({:.1f} % of {:.1f} % of the "
+             "run's time), weight in {} of {}\n",
+             compute_in, banded, 100 * compute_in_share, 100 * banded_share, weight_in, banded);
+}
+
 }  // namespace
 
 HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
@@ -255,6 +326,7 @@ HoldoutCheck check_holdout(const Slt& slt, const LogicalRun& holdout,
       const SltScaledTrace trace(one, static_cast<int>(holdout.n),
                                  InstantiateOptions{.accept_undecided = true});
       compare(trace, actual, holdout.n, phase);
+      band_against_run(one, actual, holdout.n, phase);
     } catch (const std::domain_error& e) {
       phase.pattern = fmt::format("cannot instantiate: {}", e.what());
     }
@@ -296,6 +368,12 @@ void settle_by_holdout(BuiltSlt& built, HoldoutCheck& check) {
   }
 }
 
+bool ErrorBand::holds() const {
+  // Exact data give a band of zero width around an error of zero, up to rounding.
+  constexpr double kRounding = 1e-9;
+  return low <= kRounding && high >= -kRounding;
+}
+
 std::string HoldoutCheck::text() const {
   std::string out = fmt::format("hold-out check at n = {}\n", n);
   out += fmt::format("  {:<10} {:>7} {:<18} {:>9} {:>10} {:>9} {:>9} {:>9}\n", "phase", "share",
@@ -312,7 +390,7 @@ std::string HoldoutCheck::text() const {
     }
     out += row(p);
   }
-  return out;
+  return out + bands_text(*this);
 }
 
 }  // namespace p3s::model

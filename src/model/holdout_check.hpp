@@ -2,7 +2,9 @@
 // The validation of `p3s model --holdout`: every phase of the SLT instantiated at the hold-out
 // run's n, on its own (one phase that cannot be instantiated there does not hide the others),
 // and compared with its counterpart in that run: whether every rank's calls and peers are
-// exact, and the errors of volume, weight and compute in %.
+// exact, the errors of volume, weight and compute in %, and whether the run lies inside the
+// fits' predictive bands at its n (model/fit_band.hpp): truth the model did not see, which the
+// bands can miss.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +15,16 @@
 #include "model/slt_builder.hpp"
 
 namespace p3s::model {
+
+// The level of the bands the hold-out is held against: predict's default (--interval-level).
+inline constexpr double kHoldoutBandLevel = 0.9;
+
+// A band as errors in % of the run's value: the run lies inside when low <= 0 <= high.
+struct ErrorBand {
+  double low = 0;
+  double high = 0;
+  bool holds() const;
+};
 
 struct HoldoutPhase {
   std::string name;
@@ -31,6 +43,11 @@ struct HoldoutPhase {
   std::optional<double> weight_pct;
   std::optional<double> compute_pct;          // mean over ranks of a repetition's CPU time
   std::optional<double> slowest_compute_pct;  // the rank with the most
+  // The phase with every fit at the low and at the high end of its band at the hold-out's n
+  // (model/slt_bounds.hpp); absent when a fit has no band there or a bound cannot be
+  // instantiated.
+  std::optional<ErrorBand> compute_band;  // mean over ranks of a repetition's CPU time
+  std::optional<ErrorBand> weight_band;
 };
 
 struct HoldoutCheck {

@@ -66,6 +66,10 @@ void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loo
     ASSERT_TRUE(p.volume_pct && p.weight_pct);
     EXPECT_LE(std::abs(*p.volume_pct), 2.0);
     EXPECT_EQ(*p.weight_pct, 0.0);
+    // Every phase that matters gets the fits' bands at the hold-out's n; the weight's, exact,
+    // is no wider than the run's value.
+    ASSERT_TRUE(p.compute_band && p.weight_band);
+    EXPECT_TRUE(p.weight_band->holds());
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/fit_band.hpp"
 #include "model/holdout_check.hpp"
 #include "model/slt_builder.hpp"
 
@@ -20,6 +21,7 @@ struct Ring {
   std::int64_t distance = 1;  // to whom each rank sends
   std::int64_t bytes_total = 65536;
   std::int64_t weight = 10;
+  double compute_factor = 1;  // times the generating function's CPU time
 };
 
 LogicalRun ring_run(std::int64_t n, const Ring& ring = {}) {
@@ -44,7 +46,7 @@ LogicalRun ring_run(std::int64_t n, const Ring& ring = {}) {
     LogicalRankPhase rank;
     rank.events = {receive, send, wait};
     rank.weight = ring.weight;
-    rank.cpu_ns = 1e6 / static_cast<double>(n);
+    rank.cpu_ns = ring.compute_factor * 1e6 / static_cast<double>(n);
     rank.slot_cpu_ns = {rank.cpu_ns, 0, 0};
     rank.share = 0.5;
     phase.ranks.push_back(std::move(rank));
@@ -53,12 +55,16 @@ LogicalRun ring_run(std::int64_t n, const Ring& ring = {}) {
   return run;
 }
 
-// The model of four runs and its hold-out check against `holdout`.
-HoldoutCheck check_against(const LogicalRun& holdout) {
+BuiltSlt model_of_four_runs(const LogicalRun& holdout) {
   SltInputs inputs;
   inputs.runs = {ring_run(4), ring_run(8), ring_run(16), ring_run(32)};
   inputs.holdout = holdout;
-  const BuiltSlt built = build_slt(inputs);
+  return build_slt(inputs);
+}
+
+// The model of four runs and its hold-out check against `holdout`.
+HoldoutCheck check_against(const LogicalRun& holdout) {
+  const BuiltSlt built = model_of_four_runs(holdout);
   return check_holdout(built.slt, holdout, built.holdout_phase);
 }
 
@@ -125,6 +131,39 @@ TEST(HoldoutCheck, VolumeAndWeightErrorsArePercentOfTheHoldout) {
   EXPECT_EQ(p.pattern, "exact");
   EXPECT_DOUBLE_EQ(*p.volume_pct, -20.0);
   EXPECT_DOUBLE_EQ(*p.weight_pct, -37.5);
+}
+
+// The bands at the hold-out's n are the compute fit's own (fit_band, every rank the same
+// CPU time here) and the weight's, as errors against what the hold-out measured.
+TEST(HoldoutCheck, TheRunLiesInsideTheFitsBandsOrIsSaidToLieOutside) {
+  const LogicalRun law = ring_run(64);
+  const BuiltSlt built = model_of_four_runs(law);
+  const HoldoutCheck check = check_holdout(built.slt, law, built.holdout_phase);
+  const HoldoutPhase& p = check.phases.at(0);
+  ASSERT_TRUE(p.compute_band && p.weight_band);
+  const std::vector<InstructionGroup>& groups = built.slt.compute.phases.at(0).groups;
+  ASSERT_EQ(groups.size(), 1u);
+  const FitBand band = *fit_band(groups[0].per_rank_ns, 64, kHoldoutBandLevel);
+  const double actual = 1e6 / 64;
+  EXPECT_NEAR(p.compute_band->low, 100 * (band.low - actual) / actual, 1e-6);
+  EXPECT_NEAR(p.compute_band->high, 100 * (band.high - actual) / actual, 1e-6);
+  EXPECT_LT(p.compute_band->low, 0);  // the declared scatter gives it a width
+  EXPECT_TRUE(p.compute_band->holds());
+  EXPECT_TRUE(p.weight_band->holds());  // exact repetitions: a band of zero width around 0
+  EXPECT_NE(check.text().find("compute inside its band in 1 of 1 phases"), std::string::npos)
+      << check.text();
+
+  // Twice the law's compute and 16 repetitions for 10: both outside, below the run.
+  const LogicalRun slower = ring_run(64, {.weight = 16, .compute_factor = 2});
+  const HoldoutCheck missed = check_against(slower);
+  const HoldoutPhase& q = missed.phases.at(0);
+  ASSERT_TRUE(q.compute_band && q.weight_band);
+  EXPECT_LT(q.compute_band->high, 0);
+  EXPECT_FALSE(q.compute_band->holds());
+  EXPECT_DOUBLE_EQ(q.weight_band->high, -37.5);
+  EXPECT_NE(missed.text().find("compute inside its band in 0 of 1 phases"), std::string::npos)
+      << missed.text();
+  EXPECT_NE(missed.text().find("weight in 0 of 1"), std::string::npos) << missed.text();
 }
 
 TEST(HoldoutCheck, PhaseMissingFromTheHoldoutIsSaid) {
