@@ -18,6 +18,7 @@
 #include "cli/report_dir.hpp"
 #include "cli/scaling_prediction_run.hpp"
 #include "cli/simulation_setup.hpp"
+#include "core/process_pool.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 
@@ -47,6 +48,7 @@ int run_predict(const Args& args) {
   std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
   double threshold = 0.01, efficiency = 0.5, tolerance = 0.10, interval_level = 0.9;
   bool force = false, allow_incomplete = false;
+  std::size_t jobs = core::available_cores();
   InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -77,6 +79,11 @@ int run_predict(const Args& args) {
       "fits: bound every PET by simulating the model with every weight, volume and compute fit "
       "at the low and at the high end of its predictive band at that N (two more simulations "
       "per N); none: no interval. Not with --carry-nearest (carried phases have no fits)")(
+      "jobs,j", po::value(&jobs)->default_value(jobs),
+      "run this many simulations side by side (an N's own and its interval's two), each in a "
+      "process of its own (default: the cores this process may use); the results are those "
+      "of one at a time. With --replay-launcher the N run one at a time (a replay holds the "
+      "machine)")(
       "interval-level", po::value(&interval_level)->default_value(interval_level),
       "two-sided level of each fit's predictive band, in (0, 1): 0.9 puts 5 % of a fit's "
       "predictive distribution beyond each end (the PET interval's own coverage is measured, "
@@ -102,6 +109,7 @@ int run_predict(const Args& args) {
   if (!(interval_level > 0 && interval_level < 1)) {
     throw UsageError("--interval-level must be in (0, 1), e.g. 0.9");
   }
+  if (jobs < 1) throw UsageError("--jobs must be at least 1");
   if (interval != "fits" && interval != "none") {
     throw UsageError(fmt::format("--interval '{}' is neither fits nor none", interval));
   }
@@ -136,6 +144,7 @@ int run_predict(const Args& args) {
   request.interval = interval == "fits";
   request.interval_level = interval_level;
   request.replay_launcher = replay_launcher;
+  request.jobs = jobs;
   request.dir = out_dir;
   const fs::path dir(out_dir);
   check_report_dir(dir, force);

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
+#include "core/process_pool.hpp"
 #include "model/slt_json.hpp"
 #include "report/report_files.hpp"
 #include "report/whatif_plot.hpp"
@@ -79,10 +81,15 @@ struct WhatifRun {
   SimulationFlags flags;
 };
 
+// What one N gives on every variant: its points and the warnings of those it has none for.
+struct NOutcome {
+  std::vector<report::WhatifPoint> points;
+  std::vector<std::string> warnings;
+};
+
 // Simulates the trace at `n` on variant `v`: its point, or a warning saying why there is none.
 void predict_variant(const WhatifRun& run, const model::SltScaledTrace& trace, std::int64_t n,
-                     std::size_t v, report::WhatifPrediction& prediction) {
-  const report::WhatifVariant& variant = prediction.variants[v];
+                     const report::WhatifVariant& variant, std::size_t v, NOutcome& out) {
   const std::string where = fmt::format("[N = {}, {}]", n, variant.id);
   SimulationFlags point_flags = run.flags;
   point_flags.platform = variant.platform;
@@ -93,27 +100,81 @@ void predict_variant(const WhatifRun& run, const model::SltScaledTrace& trace, s
   try {
     result = sim::simulate(trace, options);
   } catch (const std::runtime_error& e) {
-    prediction.warnings.push_back(
-        fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}", n, variant.id,
-                    variant.name, e.what()));
+    out.warnings.push_back(fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}",
+                                       n, variant.id, variant.name, e.what()));
     progress(fmt::format("{} FAILED: {}", where, e.what()));
     return;
   } catch (const std::invalid_argument& e) {
-    prediction.warnings.push_back(
+    out.warnings.push_back(
         fmt::format("N = {} on {} ({}) not predicted: {}", n, variant.id, variant.name, e.what()));
     progress(fmt::format("{} FAILED: {}", where, e.what()));
     return;
   }
   if (const auto problem = unusable_pet(result, trace)) {
-    prediction.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
+    out.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
     progress(fmt::format("{} refused: PET = {}", where, result.pet));
     return;
   }
   report::write_text(run.dir / fmt::format("sim-{}-{}.json", variant.id, n),
                      simulation_json(result, run.slt_file, trace.warnings()).dump(2) + "\n");
-  prediction.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
+  out.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
   progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
                        result.cost.events, result.cost.wall_seconds));
+}
+
+// Every variant at n.
+NOutcome predict_n(const WhatifRun& run, const model::Slt& slt, const generate::Policy& policy,
+                   const std::vector<report::WhatifVariant>& variants, std::int64_t n) {
+  NOutcome out;
+  const std::string at = fmt::format("[N = {}]", n);
+  const auto trace = checked_trace(slt, n, policy, out.warnings, [&](const std::string& what) {
+    progress(fmt::format("{} {}", at, what));
+  });
+  if (!trace) return out;
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    predict_variant(run, *trace, n, variants[v], v, out);
+  }
+  return out;
+}
+
+// An N's outcome as its child process sends it back (core/process_pool.hpp).
+nlohmann::json outcome_to_json(const NOutcome& outcome) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const report::WhatifPoint& p : outcome.points) {
+    points.push_back({p.variant, p.n, p.pet_seconds, p.events, p.sim_wall_seconds});
+  }
+  return {{"points", points}, {"warnings", outcome.warnings}};
+}
+
+NOutcome outcome_from_json(const nlohmann::json& j) {
+  NOutcome out;
+  for (const nlohmann::json& p : j.at("points")) {
+    out.points.push_back({p[0].get<std::size_t>(), p[1].get<std::int64_t>(), p[2].get<double>(),
+                          p[3].get<std::int64_t>(), p[4].get<double>()});
+  }
+  out.warnings = j.at("warnings").get<std::vector<std::string>>();
+  return out;
+}
+
+// Every N on every variant, `jobs` N side by side (each in a process of its own).
+std::vector<NOutcome> predict_all(const WhatifRun& run, const model::Slt& slt,
+                                  const generate::Policy& policy,
+                                  const report::WhatifPrediction& prediction, std::size_t jobs) {
+  const std::vector<std::int64_t>& ns = prediction.ns;
+  std::vector<NOutcome> outcomes;
+  if (jobs <= 1 || ns.size() <= 1) {
+    for (const std::int64_t n : ns) {
+      outcomes.push_back(predict_n(run, slt, policy, prediction.variants, n));
+    }
+    return outcomes;
+  }
+  progress(fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(jobs, ns.size())));
+  for (const std::string& text : core::run_in_processes(ns.size(), jobs, [&](std::size_t i) {
+         return outcome_to_json(predict_n(run, slt, policy, prediction.variants, ns[i])).dump();
+       })) {
+    outcomes.push_back(outcome_from_json(nlohmann::json::parse(text)));
+  }
+  return outcomes;
 }
 
 }  // namespace
@@ -124,6 +185,7 @@ int run_whatif(const Args& args) {
   std::vector<std::string> platforms;
   double efficiency = 0.5;
   bool force = false;
+  std::size_t jobs = core::available_cores();
   InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -143,7 +205,10 @@ int run_whatif(const Args& args) {
       "output,o", po::value(&out_dir)->required(), "report directory")(
       "force", po::bool_switch(&force), "replace the report files in a non-empty directory")(
       "efficiency", po::value(&efficiency)->default_value(efficiency),
-      "strong scaling: name the largest N whose parallel efficiency stays at least this");
+      "strong scaling: name the largest N whose parallel efficiency stays at least this")(
+      "jobs,j", po::value(&jobs)->default_value(jobs),
+      "simulate this many N side by side, each in a process of its own (default: the cores "
+      "this process may use); the results are those of one at a time");
   add_instantiation_flags(desc, instantiation);
   add_engine_flags(desc, flags);
   po::positional_options_description pos;
@@ -166,6 +231,7 @@ int run_whatif(const Args& args) {
   if (!parsed) return 0;
   const std::vector<std::int64_t> counts = parse_process_counts(counts_text, "-n");
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
+  if (jobs < 1) throw UsageError("--jobs must be at least 1");
   const VariantRequest request =
       variant_request(platforms, {speedups_text, bandwidth_text, latency_text, topology_text});
   flags.platform = request.platforms.front();
@@ -201,15 +267,10 @@ int run_whatif(const Args& args) {
     progress(fmt::format("{}: {} ({})", v.variant.id, v.variant.name, v.variant.platform));
   }
 
-  for (const std::int64_t n : prediction.ns) {
-    const std::string at = fmt::format("[N = {}]", n);
-    const auto trace =
-        checked_trace(slt, n, instantiation.policy(), prediction.warnings,
-                      [&](const std::string& what) { progress(fmt::format("{} {}", at, what)); });
-    if (!trace) continue;
-    for (std::size_t v = 0; v < prediction.variants.size(); ++v) {
-      predict_variant(run, *trace, n, v, prediction);
-    }
+  for (NOutcome& outcome : predict_all(run, slt, instantiation.policy(), prediction, jobs)) {
+    prediction.points.insert(prediction.points.end(), outcome.points.begin(), outcome.points.end());
+    prediction.warnings.insert(prediction.warnings.end(), outcome.warnings.begin(),
+                               outcome.warnings.end());
   }
   if (prediction.points.empty()) {
     fmt::print(stderr, "p3s whatif: nothing could be predicted\n");

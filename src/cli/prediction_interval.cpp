@@ -6,20 +6,15 @@
 #include <stdexcept>
 
 #include "cli/checked_trace.hpp"
-#include "model/slt_bounds.hpp"
 #include "sim/simulate.hpp"
 
 namespace p3s::cli {
 
-namespace {
-
-// The PET with every fit at `bound` at N, simulated as the prediction was; nothing, with why in
-// `warnings`, when it cannot be.
-std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
-                                   double level, const generate::Policy& policy,
-                                   const sim::SimOptions& options,
-                                   const std::vector<std::string>& phases,
-                                   std::vector<std::string>& warnings) {
+std::optional<double> simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
+                                      double level, const generate::Policy& policy,
+                                      const sim::SimOptions& options,
+                                      const std::vector<std::string>& phases,
+                                      std::vector<std::string>& warnings) {
   const char* name = bound == model::FitBound::Low ? "low" : "high";
   std::vector<std::string> unbounded;
   const model::Slt at_bound =
@@ -57,18 +52,16 @@ std::optional<double> pet_at_bound(const model::Slt& slt, model::FitBound bound,
   }
 }
 
-}  // namespace
-
 std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
                                                    double level, const generate::Policy& policy,
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
   const std::optional<double> low =
-      pet_at_bound(slt, model::FitBound::Low, n, level, policy, options, phases, warnings);
+      simulated_bound(slt, model::FitBound::Low, n, level, policy, options, phases, warnings);
   if (!low) return std::nullopt;
   const std::optional<double> high =
-      pet_at_bound(slt, model::FitBound::High, n, level, policy, options, phases, warnings);
+      simulated_bound(slt, model::FitBound::High, n, level, policy, options, phases, warnings);
   if (!high) return std::nullopt;
   return report::Interval{*low, *high};
 }

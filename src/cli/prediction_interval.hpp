@@ -10,6 +10,7 @@
 
 #include "generate/instantiation.hpp"
 #include "model/slt.hpp"
+#include "model/slt_bounds.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "report/scaling_prediction.hpp"
 #include "sim/sim_options.hpp"
@@ -27,6 +28,15 @@ std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::i
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);
+
+// The PET with every fit at `bound` of its band at N, simulated as the nominal one was (one
+// half of simulated_interval, for a caller that runs the two side by side); nothing, with why
+// in `warnings`, when it cannot be.
+std::optional<double> simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
+                                      double level, const generate::Policy& policy,
+                                      const sim::SimOptions& options,
+                                      const std::vector<std::string>& phases,
+                                      std::vector<std::string>& warnings);
 
 // The replayed PET's interval: every phase at its fastest and at its slowest measured
 // repetition (the slowest rank's time in each), weighted, widened to hold the replayed PET.

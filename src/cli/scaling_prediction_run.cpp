@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "cli/prediction_interval.hpp"
 #include "cli/replay_launch.hpp"
 #include "cli/simulation_table.hpp"
+#include "core/process_pool.hpp"
 #include "core/trace_format.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -105,6 +107,218 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
   }
 }
 
+// What one N gives: its point, none when it could not be simulated, and its warnings.
+struct PointOutcome {
+  std::optional<report::PredictedPoint> point;
+  std::vector<std::string> warnings;
+};
+
+std::string point_label(const std::vector<std::int64_t>& counts, std::size_t i) {
+  return fmt::format("[N = {}, {}/{}]", counts[i], i + 1, counts.size());
+}
+
+// A simulated point as a child process sends it back (run_in_processes): everything but the
+// replay's fields, which are never filled there (a replay runs the points one at a time, here).
+nlohmann::json outcome_to_json(const PointOutcome& outcome) {
+  nlohmann::json j;
+  j["warnings"] = outcome.warnings;
+  if (const auto& p = outcome.point) {
+    j["point"] = {{"n", p->n},
+                  {"traced", p->traced},
+                  {"pet_seconds", p->pet_seconds},
+                  {"events", p->events},
+                  {"sim_wall_seconds", p->sim_wall_seconds},
+                  {"covered", p->covered},
+                  {"omitted", p->omitted}};
+    if (p->pet_interval) {
+      j["point"]["pet_interval"] = {p->pet_interval->low, p->pet_interval->high};
+    }
+  }
+  return j;
+}
+
+PointOutcome outcome_from_json(const nlohmann::json& j) {
+  PointOutcome outcome;
+  outcome.warnings = j.at("warnings").get<std::vector<std::string>>();
+  if (!j.contains("point")) return outcome;
+  const nlohmann::json& in = j.at("point");
+  report::PredictedPoint& p = outcome.point.emplace();
+  p.n = in.at("n").get<std::int64_t>();
+  p.traced = in.at("traced").get<bool>();
+  p.pet_seconds = in.at("pet_seconds").get<double>();
+  p.events = in.at("events").get<std::int64_t>();
+  p.sim_wall_seconds = in.at("sim_wall_seconds").get<double>();
+  p.covered = in.at("covered").get<double>();
+  p.omitted = in.at("omitted").get<std::vector<std::string>>();
+  if (in.contains("pet_interval")) {
+    p.pet_interval = report::Interval{in.at("pet_interval")[0].get<double>(),
+                                      in.at("pet_interval")[1].get<double>()};
+  }
+  return outcome;
+}
+
+// The ST4NP at n, its check and its simulation: the point, none when it cannot be simulated
+// (then `trace` may be null), with the trace and the result kept for what follows.
+PointOutcome simulate_point(const PredictionRequest& request, const model::Slt& slt, std::int64_t n,
+                            bool traced, const std::string& where,
+                            std::unique_ptr<model::SltScaledTrace>& trace, sim::SimResult& result) {
+  PointOutcome out;
+  trace = checked_trace(slt, n, request.policy, out.warnings, [&](const std::string& what) {
+    request.progress(fmt::format("{} {}", where, what));
+  });
+  if (!trace) return out;
+  sim::SimOptions options = request.simulation;
+  options.progress = [&](std::string_view what) {
+    request.progress(fmt::format("{}   {}", where, what));
+  };
+  result = sim::simulate(*trace, options);
+  if (const auto problem = unusable_pet(result, *trace)) {
+    out.warnings.push_back(*problem);
+    request.progress(fmt::format("{} refused: PET = {}", where, result.pet));
+    return out;
+  }
+  report::write_text(
+      request.dir / fmt::format("sim-{}.json", n),
+      simulation_json(result, (request.dir / "app.slt").string(), trace->warnings()).dump(2) +
+          "\n");
+  report::PredictedPoint& point = out.point.emplace();
+  point.n = n;
+  point.traced = traced;
+  point.pet_seconds = result.pet;
+  point.events = result.cost.events;
+  point.sim_wall_seconds = result.cost.wall_seconds;
+  point.covered = covered_share(slt, *trace, n);
+  for (const model::OmittedPhase& o : trace->omitted()) {
+    point.omitted.push_back(fmt::format("{}: {}", o.name, o.reason));
+  }
+  request.progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where,
+                               result.pet, result.cost.events, result.cost.wall_seconds));
+  return out;
+}
+
+std::vector<std::string> phase_names(const model::SltScaledTrace& trace) {
+  std::vector<std::string> names;
+  for (const core::ScaledPhase& phase : trace.phases()) names.push_back(phase.name);
+  return names;
+}
+
+void report_interval(const PredictionRequest& request, const std::string& where,
+                     const report::PredictedPoint& point) {
+  if (point.pet_interval) {
+    request.progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where,
+                                 point.pet_interval->low, point.pet_interval->high));
+  }
+}
+
+// One N after another, here: its simulation, its interval and, when asked, its replay.
+std::vector<PointOutcome> predict_one_by_one(const PredictionRequest& request,
+                                             const model::Slt& slt,
+                                             const std::vector<std::int64_t>& counts,
+                                             const std::set<std::int64_t>& traced) {
+  std::vector<PointOutcome> outcomes;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const std::string where = point_label(counts, i);
+    std::unique_ptr<model::SltScaledTrace> trace;
+    sim::SimResult result;
+    PointOutcome& out = outcomes.emplace_back(
+        simulate_point(request, slt, counts[i], traced.contains(counts[i]), where, trace, result));
+    if (!out.point) continue;
+    if (request.interval) {
+      request.progress(fmt::format("{} simulating the model's low and high bounds", where));
+      sim::SimOptions options = request.simulation;
+      options.progress = nullptr;
+      out.point->pet_interval =
+          simulated_interval(slt, counts[i], request.interval_level, request.policy, options,
+                             phase_names(*trace), out.warnings);
+      report_interval(request, where, *out.point);
+    }
+    if (!request.replay_launcher.empty()) {
+      replay_point(request, *trace, result, request.interval, where, *out.point, out.warnings);
+    }
+  }
+  return outcomes;
+}
+
+// One simulation of the side-by-side path: an N's own, or its PET at one end of the bands.
+struct SimulationTask {
+  std::size_t point = 0;                 // index into the N
+  std::optional<model::FitBound> bound;  // none: the nominal simulation
+};
+
+// A bound's PET at N and its warnings, as its child process sends them back.
+std::string bound_text(const PredictionRequest& request, const model::Slt& slt, std::int64_t n,
+                       model::FitBound bound) {
+  std::vector<std::string> warnings;
+  std::optional<double> pet;
+  try {
+    const generate::Instantiation nominal = generate::instantiate(slt, n, request.policy);
+    sim::SimOptions options = request.simulation;
+    options.progress = nullptr;
+    pet = simulated_bound(slt, bound, n, request.interval_level, request.policy, options,
+                          phase_names(*nominal.trace), warnings);
+  } catch (const generate::Refusal&) {
+    // The nominal simulation says why N is not predicted; its bounds are not used.
+  }
+  nlohmann::json j = {{"warnings", warnings}};
+  if (pet) j["pet"] = *pet;
+  return j.dump();
+}
+
+// Every simulation at every N side by side, `jobs` at a time, each in a process of its own,
+// largest N first (the longest: started last, one would run alone); combined as
+// predict_one_by_one would: an N's bounds count only where its own simulation stands, the high
+// one only where the low one does.
+std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
+                                               const model::Slt& slt,
+                                               const std::vector<std::int64_t>& counts,
+                                               const std::set<std::int64_t>& traced,
+                                               std::size_t jobs) {
+  std::vector<SimulationTask> tasks;
+  for (std::size_t i = counts.size(); i-- > 0;) {
+    tasks.push_back({i, std::nullopt});
+    if (!request.interval) continue;
+    tasks.push_back({i, model::FitBound::Low});
+    tasks.push_back({i, model::FitBound::High});
+  }
+  request.progress(fmt::format("[simulations] {} N, {} simulations, {} at a time", counts.size(),
+                               tasks.size(), std::min(jobs, tasks.size())));
+  const std::vector<std::string> texts =
+      core::run_in_processes(tasks.size(), jobs, [&](std::size_t k) {
+        const SimulationTask& t = tasks[k];
+        const std::int64_t n = counts[t.point];
+        if (t.bound) return bound_text(request, slt, n, *t.bound);
+        std::unique_ptr<model::SltScaledTrace> trace;
+        sim::SimResult result;
+        return outcome_to_json(simulate_point(request, slt, n, traced.contains(n),
+                                              point_label(counts, t.point), trace, result))
+            .dump();
+      });
+  std::vector<PointOutcome> outcomes(counts.size());
+  std::vector<std::optional<nlohmann::json>> low(counts.size()), high(counts.size());
+  for (std::size_t k = 0; k < tasks.size(); ++k) {
+    const SimulationTask& t = tasks[k];
+    if (!t.bound) {
+      outcomes[t.point] = outcome_from_json(nlohmann::json::parse(texts[k]));
+    } else {
+      (*t.bound == model::FitBound::Low ? low : high)[t.point] = nlohmann::json::parse(texts[k]);
+    }
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    PointOutcome& out = outcomes[i];
+    if (!out.point || !low[i]) continue;
+    for (const nlohmann::json* part : {&*low[i], &*high[i]}) {
+      for (const auto& w : part->at("warnings")) out.warnings.push_back(w.get<std::string>());
+      if (!part->contains("pet")) break;
+    }
+    if (low[i]->contains("pet") && high[i]->contains("pet")) {
+      out.point->pet_interval =
+          report::Interval{low[i]->at("pet").get<double>(), high[i]->at("pet").get<double>()};
+      report_interval(request, point_label(counts, i), *out.point);
+    }
+  }
+  return outcomes;
+}
+
 }  // namespace
 
 report::ScalingPrediction predict_scaling(PredictionRequest request) {
@@ -152,55 +366,16 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   }
   std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
   all.insert(traced.begin(), traced.end());
-  std::size_t step = 0;
-  sim::SimOptions options = request.simulation;
-  for (const std::int64_t n : all) {
-    ++step;
-    const std::string where = fmt::format("[N = {}, {}/{}]", n, step, all.size());
-    const std::unique_ptr<model::SltScaledTrace> trace = checked_trace(
-        slt, n, request.policy, prediction.warnings,
-        [&](const std::string& what) { request.progress(fmt::format("{} {}", where, what)); });
-    if (!trace) continue;
-    options.progress = [&](std::string_view what) {
-      request.progress(fmt::format("{}   {}", where, what));
-    };
-    const sim::SimResult result = sim::simulate(*trace, options);
-    if (const auto problem = unusable_pet(result, *trace)) {
-      prediction.warnings.push_back(*problem);
-      request.progress(fmt::format("{} refused: PET = {}", where, result.pet));
-      continue;
-    }
-    report::write_text(
-        request.dir / fmt::format("sim-{}.json", n),
-        simulation_json(result, (request.dir / "app.slt").string(), trace->warnings()).dump(2) +
-            "\n");
-    report::PredictedPoint point;
-    point.n = n;
-    point.traced = traced.contains(n);
-    point.pet_seconds = result.pet;
-    point.events = result.cost.events;
-    point.sim_wall_seconds = result.cost.wall_seconds;
-    point.covered = covered_share(slt, *trace, n);
-    for (const model::OmittedPhase& o : trace->omitted()) {
-      point.omitted.push_back(fmt::format("{}: {}", o.name, o.reason));
-    }
-    request.progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where,
-                                 result.pet, result.cost.events, result.cost.wall_seconds));
-    if (request.interval) {
-      request.progress(fmt::format("{} simulating the model's low and high bounds", where));
-      std::vector<std::string> names;
-      for (const core::ScaledPhase& phase : trace->phases()) names.push_back(phase.name);
-      point.pet_interval = simulated_interval(slt, n, request.interval_level, request.policy,
-                                              options, names, prediction.warnings);
-      if (point.pet_interval) {
-        request.progress(fmt::format("{} PET between {:.6g} and {:.6g} s", where,
-                                     point.pet_interval->low, point.pet_interval->high));
-      }
-    }
-    if (!request.replay_launcher.empty()) {
-      replay_point(request, *trace, result, request.interval, where, point, prediction.warnings);
-    }
-    prediction.points.push_back(std::move(point));
+  const std::vector<std::int64_t> counts(all.begin(), all.end());
+  // A replay holds the machine, so the points are then predicted one after another, here.
+  const std::size_t jobs = request.replay_launcher.empty() ? request.jobs : 1;
+  const std::vector<PointOutcome> outcomes =
+      jobs <= 1 ? predict_one_by_one(request, slt, counts, traced)
+                : predict_side_by_side(request, slt, counts, traced, jobs);
+  for (const PointOutcome& outcome : outcomes) {
+    prediction.warnings.insert(prediction.warnings.end(), outcome.warnings.begin(),
+                               outcome.warnings.end());
+    if (outcome.point) prediction.points.push_back(*outcome.point);
   }
   return prediction;
 }

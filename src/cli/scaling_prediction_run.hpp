@@ -31,6 +31,9 @@ struct PredictionRequest {
   double efficiency = 0.5;      // the best N's efficiency threshold
   std::string platform_name;    // as the report names it
   sim::SimOptions simulation;
+  // Points simulated side by side, each in a process of its own (core/process_pool.hpp); with
+  // a replay, one at a time.
+  std::size_t jobs = 1;
   // Where app.slt, sim-N.json and replay-N.json are written, and what makes it ready: called
   // once the model is built, before the first file is written (a refused model leaves it as it
   // was).

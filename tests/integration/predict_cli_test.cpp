@@ -7,6 +7,7 @@
 // N = 256 is held against smpirun's simulated time there. Report-internal consistency (CSV
 // against JSON, speedup against the PETs) is checked by the definitions in FORMATS.md. Bad input
 // must give a clear message and exit code, never a crash.
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -548,6 +549,51 @@ TEST(PredictCli, IntervalNoneWritesNoBounds) {
   }
   EXPECT_EQ(r.output.find("simulating the model's low and high bounds"), std::string::npos);
   EXPECT_EQ(slurp(dir / "report" / "prediction.txt").find("low, high:"), std::string::npos);
+}
+
+// The prediction's JSON without what depends on the machine's clock.
+nlohmann::json without_clock(nlohmann::json j) {
+  j.erase("elapsed_seconds");
+  for (auto& pt : j.at("points")) pt.erase("simulation_wall_seconds");
+  return j;
+}
+
+// --jobs: the N simulated side by side, each in a process of its own, give what one at a time
+// gives: the same table, the same JSON but its clocks, the same sim-N.json PETs. Three N with
+// intervals (nine simulations) beside the four traced ones.
+TEST(PredictCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
+  const fs::path dir = scratch_dir("predict-cli-jobs");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  std::vector<std::string> one = predict_args(t, "64,256,1024", dir / "one");
+  one.insert(one.end(), {"--jobs", "1"});
+  std::vector<std::string> three = predict_args(t, "64,256,1024", dir / "three");
+  three.insert(three.end(), {"--jobs", "3"});
+  const CommandResult a = p3s(one);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const CommandResult b = p3s(three);
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(b.output.find("[simulations] 7 N, 21 simulations, 3 at a time"), std::string::npos)
+      << b.output;
+  EXPECT_EQ(a.output.find("[simulations]"), std::string::npos) << a.output;
+  EXPECT_EQ(slurp(dir / "one" / "prediction.txt"), slurp(dir / "three" / "prediction.txt"));
+  const nlohmann::json ja = without_clock(read_json(dir / "one" / "prediction.json"));
+  const nlohmann::json jb = without_clock(read_json(dir / "three" / "prediction.json"));
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(point_ns(jb), (std::vector<std::int64_t>{4, 9, 16, 25, 64, 256, 1024}));
+  for (const auto& pt : jb.at("points")) {
+    EXPECT_TRUE(pt.contains("pet_low_seconds")) << pt.dump();
+    const std::string sim = fmt::format("sim-{}.json", pt.at("n").get<std::int64_t>());
+    EXPECT_EQ(read_json(dir / "one" / sim).at("pet_seconds"),
+              read_json(dir / "three" / sim).at("pet_seconds"))
+        << sim;
+  }
+  std::vector<std::string> zero = predict_args(t, "64", dir / "zero");
+  zero.insert(zero.end(), {"--jobs", "0"});
+  const CommandResult refused = p3s(zero);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--jobs must be at least 1"), std::string::npos) << refused.output;
 }
 
 // The cross-check on an app with a compute-bound and a communication-bound phase in one run
