@@ -256,6 +256,32 @@ TEST_F(WhatifCli, AVariantOrAPointThatFailsIsNamed) {
   EXPECT_NE(table.find("WARNING: N = 256 on v2"), std::string::npos) << table;
 }
 
+// --jobs: the N side by side, each in a process of its own, give one job's report (but the
+// simulations' clocks), with a point that fails and a variant not built among them.
+TEST_F(WhatifCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
+  const std::string small = platform("jobs-small.xml", 64);
+  const std::vector<std::string> args = {"-n",        "16,64,256", "--platform",    small,
+                                         "--latency", "/2",        "--repetitions", "1"};
+  std::vector<std::string> one = args, two = args;
+  one.insert(one.end(), {"--jobs", "1"});
+  two.insert(two.end(), {"--jobs", "2"});
+  const CommandResult a = whatif("jobs-1", one);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const CommandResult b = whatif("jobs-2", two);
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(b.output.find("[simulations] 3 N, 2 at a time"), std::string::npos) << b.output;
+  const auto without_clock = [](nlohmann::json j) {
+    for (auto& p : j.at("points")) p.erase("simulation_wall_seconds");
+    return j;
+  };
+  const nlohmann::json ja = without_clock(read_json(dir() / "jobs-1" / "whatif.json"));
+  const nlohmann::json jb = without_clock(read_json(dir() / "jobs-2" / "whatif.json"));
+  EXPECT_EQ(ja, jb);
+  EXPECT_NE(jb.at("warnings").dump().find("N = 256 on v1"), std::string::npos) << jb.dump(2);
+  EXPECT_EQ(jb.at("points").size(), 4u) << jb.dump(2);  // 16 and 64 on both variants
+  EXPECT_EQ(slurp(dir() / "jobs-1" / "whatif.txt"), slurp(dir() / "jobs-2" / "whatif.txt"));
+}
+
 TEST_F(WhatifCli, BadInputFailsWithAClearMessage) {
   const std::string base = platform("bad.xml", 64);
   struct Case {
@@ -272,6 +298,7 @@ TEST_F(WhatifCli, BadInputFailsWithAClearMessage) {
       {{"-n", "64", "--platform", base, "--cpu-speedup", "1,-2"}, 2, "'-2'"},
       {{"-n", "64", "--platform", base, "--platform", base}, 2, "given twice"},
       {{"-n", "64", "--platform", base, "--efficiency", "0"}, 2, "--efficiency"},
+      {{"-n", "64", "--platform", base, "--jobs", "0"}, 2, "--jobs must be at least 1"},
       {{"-n", "64,x", "--platform", base}, 2, "'x'"},
       {{"-n", "64", "--platform", (dir() / "missing.xml").string()}, 2, "missing.xml"},
       {{"-n", "64", "--platform", base, "--mapping", "diagonal"}, 2, "diagonal"},
