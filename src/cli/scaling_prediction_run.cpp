@@ -264,6 +264,19 @@ std::string bound_text(const PredictionRequest& request, const model::Slt& slt, 
   return j.dump();
 }
 
+// An N's bounds, simulated side by side, into its outcome as simulated_interval would put them:
+// the high one's warnings only where the low one stands.
+void add_interval(const PredictionRequest& request, const std::string& where,
+                  const nlohmann::json& low, const nlohmann::json& high, PointOutcome& out) {
+  for (const nlohmann::json* part : {&low, &high}) {
+    for (const auto& w : part->at("warnings")) out.warnings.push_back(w.get<std::string>());
+    if (!part->contains("pet")) return;
+  }
+  out.point->pet_interval =
+      report::Interval{low.at("pet").get<double>(), high.at("pet").get<double>()};
+  report_interval(request, where, *out.point);
+}
+
 // Every simulation at every N side by side, `jobs` at a time, each in a process of its own,
 // largest N first (the longest: started last, one would run alone); combined as
 // predict_one_by_one would: an N's bounds count only where its own simulation stands, the high
@@ -304,16 +317,8 @@ std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
     }
   }
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    PointOutcome& out = outcomes[i];
-    if (!out.point || !low[i]) continue;
-    for (const nlohmann::json* part : {&*low[i], &*high[i]}) {
-      for (const auto& w : part->at("warnings")) out.warnings.push_back(w.get<std::string>());
-      if (!part->contains("pet")) break;
-    }
-    if (low[i]->contains("pet") && high[i]->contains("pet")) {
-      out.point->pet_interval =
-          report::Interval{low[i]->at("pet").get<double>(), high[i]->at("pet").get<double>()};
-      report_interval(request, point_label(counts, i), *out.point);
+    if (outcomes[i].point && low[i] && high[i]) {
+      add_interval(request, point_label(counts, i), *low[i], *high[i], outcomes[i]);
     }
   }
   return outcomes;

@@ -112,6 +112,29 @@ std::size_t available_cores() {
   return count > 0 ? static_cast<std::size_t>(count) : 1;
 }
 
+namespace {
+
+// Waits until some child has more to say, then reads it; the children that ended are finished
+// and dropped, and the first failure by task kept.
+void serve(std::vector<Child>& running, std::vector<std::string>& results,
+           std::optional<std::pair<std::size_t, std::string>>& failure) {
+  std::vector<pollfd> fds;
+  fds.reserve(running.size());
+  for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});
+  if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
+    throw std::runtime_error(fmt::format("waiting for tasks: poll: {}", std::strerror(errno)));
+  }
+  for (std::size_t k = running.size(); k-- > 0;) {
+    if (fds[k].revents == 0 || !read_some(running[k])) continue;
+    if (auto why = finish(running[k], results)) {
+      if (!failure || running[k].task < failure->first) failure = {running[k].task, *why};
+    }
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> run_in_processes(std::size_t count, std::size_t jobs,
                                           const std::function<std::string(std::size_t)>& task) {
   std::vector<std::string> results(count);
@@ -122,22 +145,11 @@ std::vector<std::string> run_in_processes(std::size_t count, std::size_t jobs,
   std::vector<Child> running;
   std::optional<std::pair<std::size_t, std::string>> failure;  // the first by task
   std::size_t next = 0;
-  while (next < count || !running.empty()) {
+  // After a failure no task starts; those running are waited for.
+  while ((next < count && !failure) || !running.empty()) {
     while (next < count && running.size() < jobs && !failure)
       running.push_back(start(next++, task));
-    if (running.empty()) break;
-    std::vector<pollfd> fds;
-    for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
-      throw std::runtime_error(fmt::format("waiting for tasks: poll: {}", std::strerror(errno)));
-    }
-    for (std::size_t k = running.size(); k-- > 0;) {
-      if (fds[k].revents == 0 || !read_some(running[k])) continue;
-      if (auto why = finish(running[k], results)) {
-        if (!failure || running[k].task < failure->first) failure = {running[k].task, *why};
-      }
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-    }
+    serve(running, results, failure);
   }
   if (failure) throw std::runtime_error(failure->second);
   return results;
