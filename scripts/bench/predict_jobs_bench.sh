@@ -42,7 +42,6 @@ farm-bench -n "${RUNS:-3}" --warmup 0 --timeout 3000 --vs "$(predict "$work/one"
 strip() {  # the prediction's JSON without what depends on the machine's clock
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-d.pop("elapsed_seconds", None)
 for p in d.get("points", []): p.pop("simulation_wall_seconds", None)
 print(json.dumps(d, indent=1, sort_keys=True))' "$1"
 }
