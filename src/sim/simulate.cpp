@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/child_process.hpp"
+#include "core/process_pool.hpp"
 #include "sim/simgrid_session.hpp"
 
 namespace p3s::sim {
@@ -42,7 +42,9 @@ struct SessionRun {
 
 SessionRun run_forked(const core::ScaledTrace& trace, const SimOptions& options,
                       const SessionPlan& plan) {
-  ChildOutput child = run_in_child([&] { return run_session(trace, options, plan).encode(); });
+  core::ChildOutput child =
+      core::run_in_child([&] { return run_session(trace, options, plan).encode(); },
+                         "the simulation process", "see SimGrid's messages above");
   return {SessionOutput::decode(child.result), child.peak_rss_kib};
 }
 

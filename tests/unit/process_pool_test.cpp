@@ -1,5 +1,5 @@
-// core::run_in_processes: tasks in child processes of their own, their texts back by index,
-// at most `jobs` at a time, and a task that fails or a child that dies named.
+// core::run_in_processes and run_in_child: work in child processes of their own, texts back by
+// index, at most `jobs` at a time, and work that fails or a child that dies named.
 #include "core/process_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -86,7 +87,25 @@ TEST(ProcessPool, AChildThatDiesIsNamed) {
     });
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("task 1 died of signal 9"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("task 1 was killed by signal 9"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ProcessPool, OneChildGivesItsResultAndItsPeakMemory) {
+  const ChildOutput out = run_in_child(
+      [] {
+        std::string big(64 << 20, 'x');  // touched: resident
+        return std::to_string(big.size());
+      },
+      "the test's child");
+  EXPECT_EQ(out.result, std::to_string(64 << 20));
+  EXPECT_GE(out.peak_rss_kib, 64 << 10);
+  try {
+    run_in_child([]() -> std::string { std::_Exit(3); }, "the test's child", "a hint");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the test's child stopped with exit status 3 and no result; a hint");
   }
 }
 
