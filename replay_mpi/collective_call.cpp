@@ -13,48 +13,6 @@ int count(std::int64_t bytes) {
   return static_cast<int>(std::max<std::int64_t>(bytes, 0));
 }
 
-// The blocking form of a non-blocking collective: the replay runs it where it is started.
-Op blocking(Op op) {
-  switch (op) {
-    case Op::Ibarrier:
-      return Op::Barrier;
-    case Op::Ibcast:
-      return Op::Bcast;
-    case Op::Ireduce:
-      return Op::Reduce;
-    case Op::Iallreduce:
-      return Op::Allreduce;
-    case Op::Igather:
-      return Op::Gather;
-    case Op::Igatherv:
-      return Op::Gatherv;
-    case Op::Iscatter:
-      return Op::Scatter;
-    case Op::Iscatterv:
-      return Op::Scatterv;
-    case Op::Iallgather:
-      return Op::Allgather;
-    case Op::Iallgatherv:
-      return Op::Allgatherv;
-    case Op::Ialltoall:
-      return Op::Alltoall;
-    case Op::Ialltoallv:
-      return Op::Alltoallv;
-    case Op::Ialltoallw:
-      return Op::Alltoallw;
-    case Op::IreduceScatter:
-      return Op::ReduceScatter;
-    case Op::IreduceScatterBlock:
-      return Op::ReduceScatterBlock;
-    case Op::Iscan:
-      return Op::Scan;
-    case Op::Iexscan:
-      return Op::Exscan;
-    default:
-      return op;
-  }
-}
-
 }  // namespace
 
 bool CollectiveShape::operator<(const CollectiveShape& o) const {
@@ -81,7 +39,8 @@ void CollectiveCall::run(const CollectiveShape& s, MPI_Comm comm, int root) {
   const std::int64_t largest = std::max(s.bytes, s.rbytes);
   // An all-to-all's BYTES is the sum over its N destinations: each pair exchanges BYTES / N.
   const std::int64_t per_peer_out = s.members > 0 ? s.bytes / s.members : s.bytes;
-  switch (blocking(s.op)) {
+  // A non-blocking collective runs as its blocking form, where it is started.
+  switch (core::blocking_form(s.op)) {
     case Op::Barrier:
       MPI_Barrier(comm);
       return;
