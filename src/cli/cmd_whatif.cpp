@@ -156,19 +156,15 @@ NOutcome outcome_from_json(const nlohmann::json& j) {
   return out;
 }
 
-// Every N on every variant, `jobs` N side by side (each in a process of its own).
+// Every N on every variant, `jobs` N side by side (each in a process of its own; one job: here).
 std::vector<NOutcome> predict_all(const WhatifRun& run, const model::Slt& slt,
                                   const generate::Policy& policy,
                                   const report::WhatifPrediction& prediction, std::size_t jobs) {
   const std::vector<std::int64_t>& ns = prediction.ns;
-  std::vector<NOutcome> outcomes;
-  if (jobs <= 1 || ns.size() <= 1) {
-    for (const std::int64_t n : ns) {
-      outcomes.push_back(predict_n(run, slt, policy, prediction.variants, n));
-    }
-    return outcomes;
+  if (jobs > 1 && ns.size() > 1) {
+    progress(fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(jobs, ns.size())));
   }
-  progress(fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(jobs, ns.size())));
+  std::vector<NOutcome> outcomes;
   for (const std::string& text : core::run_in_processes(ns.size(), jobs, [&](std::size_t i) {
          return outcome_to_json(predict_n(run, slt, policy, prediction.variants, ns[i])).dump();
        })) {

@@ -10,46 +10,56 @@
 
 namespace p3s::cli {
 
-std::optional<double> simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
-                                      double level, const generate::Policy& policy,
-                                      const sim::SimOptions& options,
-                                      const std::vector<std::string>& phases,
-                                      std::vector<std::string>& warnings) {
+std::vector<std::string> phase_names(const model::SltScaledTrace& trace) {
+  std::vector<std::string> names;
+  for (const core::ScaledPhase& phase : trace.phases()) names.push_back(phase.name);
+  return names;
+}
+
+BoundPet simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n, double level,
+                         const generate::Policy& policy, const sim::SimOptions& options,
+                         const std::vector<std::string>& phases) {
   const char* name = bound == model::FitBound::Low ? "low" : "high";
+  BoundPet out;
   std::vector<std::string> unbounded;
   const model::Slt at_bound =
       model::slt_at_bound(slt, bound, static_cast<double>(n), level, unbounded);
   if (!unbounded.empty()) {
-    warnings.push_back(fmt::format(
+    out.warnings.push_back(fmt::format(
         "N = {}: no interval: {} has no predictive band there (its form is not defined or not "
         "trusted at N, or the SLT was written without its training runs: model them again)",
         n, unbounded.front()));
-    return std::nullopt;
+    return out;
   }
   std::vector<std::string> why;
   const auto trace = checked_trace(at_bound, n, policy, why, [](const std::string&) {});
-  std::vector<std::string> names;
-  if (trace) {
-    for (const core::ScaledPhase& p : trace->phases()) names.push_back(p.name);
-  }
-  if (!trace || names != phases) {
-    warnings.push_back(fmt::format(
+  if (!trace || phase_names(*trace) != phases) {
+    out.warnings.push_back(fmt::format(
         "N = {}: no interval: the model's {} bound {}", n, name,
         !trace ? fmt::format("cannot be simulated there ({})", why.empty() ? "" : why.back())
                : std::string("leaves out other phases than the prediction")));
-    return std::nullopt;
+    return out;
   }
   sim::SimOptions quiet = options;
   quiet.progress = nullptr;
   try {
     const sim::SimResult result = sim::simulate(*trace, quiet);
     if (const auto problem = unusable_pet(result, *trace)) throw std::runtime_error(*problem);
-    return result.pet;
+    out.pet = result.pet;
   } catch (const std::exception& e) {
-    warnings.push_back(fmt::format(
+    out.warnings.push_back(fmt::format(
         "N = {}: no interval: the model's {} bound failed to simulate: {}", n, name, e.what()));
-    return std::nullopt;
   }
+  return out;
+}
+
+std::optional<report::Interval> interval_of(const BoundPet& low, const BoundPet& high,
+                                            std::vector<std::string>& warnings) {
+  for (const BoundPet* bound : {&low, &high}) {
+    warnings.insert(warnings.end(), bound->warnings.begin(), bound->warnings.end());
+    if (!bound->pet) return std::nullopt;
+  }
+  return report::Interval{*low.pet, *high.pet};
 }
 
 std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::int64_t n,
@@ -57,13 +67,13 @@ std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::i
                                                    const sim::SimOptions& options,
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings) {
-  const std::optional<double> low =
-      simulated_bound(slt, model::FitBound::Low, n, level, policy, options, phases, warnings);
-  if (!low) return std::nullopt;
-  const std::optional<double> high =
-      simulated_bound(slt, model::FitBound::High, n, level, policy, options, phases, warnings);
-  if (!high) return std::nullopt;
-  return report::Interval{*low, *high};
+  const BoundPet low =
+      simulated_bound(slt, model::FitBound::Low, n, level, policy, options, phases);
+  // The high bound is simulated only where the low one stands.
+  const BoundPet high =
+      low.pet ? simulated_bound(slt, model::FitBound::High, n, level, policy, options, phases)
+              : BoundPet{};
+  return interval_of(low, high, warnings);
 }
 
 report::Interval replayed_interval(const replay::ReplayResult& replayed) {

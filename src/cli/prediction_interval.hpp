@@ -29,14 +29,24 @@ std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::i
                                                    const std::vector<std::string>& phases,
                                                    std::vector<std::string>& warnings);
 
-// The PET with every fit at `bound` of its band at N, simulated as the nominal one was (one
-// half of simulated_interval, for a caller that runs the two side by side); nothing, with why
-// in `warnings`, when it cannot be.
-std::optional<double> simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n,
-                                      double level, const generate::Policy& policy,
-                                      const sim::SimOptions& options,
-                                      const std::vector<std::string>& phases,
-                                      std::vector<std::string>& warnings);
+// The PET with every fit at `bound` of its band at N, simulated as the nominal one was, and
+// why not (in its warnings) when it cannot be: one half of simulated_interval, for a caller
+// that runs the two side by side.
+struct BoundPet {
+  std::optional<double> pet;
+  std::vector<std::string> warnings;
+};
+BoundPet simulated_bound(const model::Slt& slt, model::FitBound bound, std::int64_t n, double level,
+                         const generate::Policy& policy, const sim::SimOptions& options,
+                         const std::vector<std::string>& phases);
+
+// The interval the two bounds make, their warnings appended to `warnings` as simulating them
+// one after the other would: the high bound's only where the low one stands.
+std::optional<report::Interval> interval_of(const BoundPet& low, const BoundPet& high,
+                                            std::vector<std::string>& warnings);
+
+// The names of a trace's phases, which a bound must keep.
+std::vector<std::string> phase_names(const model::SltScaledTrace& trace);
 
 // The replayed PET's interval: every phase at its fastest and at its slowest measured
 // repetition (the slowest rank's time in each), weighted, widened to hold the replayed PET.

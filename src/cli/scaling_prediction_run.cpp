@@ -196,12 +196,6 @@ PointOutcome simulate_point(const PredictionRequest& request, const model::Slt& 
   return out;
 }
 
-std::vector<std::string> phase_names(const model::SltScaledTrace& trace) {
-  std::vector<std::string> names;
-  for (const core::ScaledPhase& phase : trace.phases()) names.push_back(phase.name);
-  return names;
-}
-
 void report_interval(const PredictionRequest& request, const std::string& where,
                      const report::PredictedPoint& point) {
   if (point.pet_interval) {
@@ -248,39 +242,31 @@ struct SimulationTask {
 // A bound's PET at N and its warnings, as its child process sends them back.
 std::string bound_text(const PredictionRequest& request, const model::Slt& slt, std::int64_t n,
                        model::FitBound bound) {
-  std::vector<std::string> warnings;
-  std::optional<double> pet;
+  BoundPet out;
   try {
     const generate::Instantiation nominal = generate::instantiate(slt, n, request.policy);
     sim::SimOptions options = request.simulation;
     options.progress = nullptr;
-    pet = simulated_bound(slt, bound, n, request.interval_level, request.policy, options,
-                          phase_names(*nominal.trace), warnings);
+    out = simulated_bound(slt, bound, n, request.interval_level, request.policy, options,
+                          phase_names(*nominal.trace));
   } catch (const generate::Refusal&) {
     // The nominal simulation says why N is not predicted; its bounds are not used.
   }
-  nlohmann::json j = {{"warnings", warnings}};
-  if (pet) j["pet"] = *pet;
+  nlohmann::json j = {{"warnings", out.warnings}};
+  if (out.pet) j["pet"] = *out.pet;
   return j.dump();
 }
 
-// An N's bounds, simulated side by side, into its outcome as simulated_interval would put them:
-// the high one's warnings only where the low one stands.
-void add_interval(const PredictionRequest& request, const std::string& where,
-                  const nlohmann::json& low, const nlohmann::json& high, PointOutcome& out) {
-  for (const nlohmann::json* part : {&low, &high}) {
-    for (const auto& w : part->at("warnings")) out.warnings.push_back(w.get<std::string>());
-    if (!part->contains("pet")) return;
-  }
-  out.point->pet_interval =
-      report::Interval{low.at("pet").get<double>(), high.at("pet").get<double>()};
-  report_interval(request, where, *out.point);
+BoundPet bound_from_json(const nlohmann::json& j) {
+  BoundPet bound;
+  bound.warnings = j.at("warnings").get<std::vector<std::string>>();
+  if (j.contains("pet")) bound.pet = j.at("pet").get<double>();
+  return bound;
 }
 
 // Every simulation at every N side by side, `jobs` at a time, each in a process of its own,
 // largest N first (the longest: started last, one would run alone); combined as
-// predict_one_by_one would: an N's bounds count only where its own simulation stands, the high
-// one only where the low one does.
+// predict_one_by_one would.
 std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
                                                const model::Slt& slt,
                                                const std::vector<std::int64_t>& counts,
@@ -307,19 +293,23 @@ std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
             .dump();
       });
   std::vector<PointOutcome> outcomes(counts.size());
-  std::vector<std::optional<nlohmann::json>> low(counts.size()), high(counts.size());
+  std::vector<BoundPet> low(counts.size()), high(counts.size());
   for (std::size_t k = 0; k < tasks.size(); ++k) {
     const SimulationTask& t = tasks[k];
+    const nlohmann::json j = nlohmann::json::parse(texts[k]);
     if (!t.bound) {
-      outcomes[t.point] = outcome_from_json(nlohmann::json::parse(texts[k]));
+      outcomes[t.point] = outcome_from_json(j);
     } else {
-      (*t.bound == model::FitBound::Low ? low : high)[t.point] = nlohmann::json::parse(texts[k]);
+      (*t.bound == model::FitBound::Low ? low : high)[t.point] = bound_from_json(j);
     }
   }
+  if (!request.interval) return outcomes;
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (outcomes[i].point && low[i] && high[i]) {
-      add_interval(request, point_label(counts, i), *low[i], *high[i], outcomes[i]);
-    }
+    PointOutcome& out = outcomes[i];
+    // An N's bounds count only where its own simulation stands.
+    if (!out.point) continue;
+    out.point->pet_interval = interval_of(low[i], high[i], out.warnings);
+    report_interval(request, point_label(counts, i), *out.point);
   }
   return outcomes;
 }
