@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/fit_band.hpp"
 #include "model/phase_alignment.hpp"
 #include "model/slt_bounds.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -31,32 +32,67 @@ std::pair<double, double> mean_compute_and_weight(const SltScaledTrace& trace, s
   return {cpu / static_cast<double>(n), trace.phases().front().weight};
 }
 
+// Why `fit` has no band at n, in words; empty when it has one.
+std::string why_no_band(const ScalingFit& fit, double n) {
+  if (fit_band(fit, n, kHoldoutBandLevel)) return "";
+  if (fit.training.empty()) return "the SLT was written without its fits' runs";
+  if (!fit.trusted_at(n)) {
+    return fmt::format("{} changes direction beyond n = {:.0f}", fit.equation(),
+                       *fit.quality.trusted_up_to);
+  }
+  return fmt::format("{}: its runs do not bound it at n = {:.0f}", fit.equation(), n);
+}
+
+// Why the compute of phase 0 of `one` has no band at n; empty when every group's fit has one.
+std::string why_no_compute_band(const Slt& one, double n) {
+  const std::vector<InstructionGroup>& groups = one.compute.phases.at(0).groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::string why = why_no_band(groups[g].per_rank_ns, n);
+    if (!why.empty()) return fmt::format("the compute of group {}, {}", g, why);
+  }
+  return "";
+}
+
 // The one phase of `one` with every fit at both ends of its band at n, as errors against the
-// run's mean compute and weight; nothing where a fit has no band or a bound cannot be
-// instantiated (the nominal model could: a bound's weight or bytes may be out of reach).
+// run's mean compute and weight. A band is left out, and `no_band` says why, where its own fits
+// have none (the others, left nominal, do not move it) or a bound cannot be instantiated (the
+// nominal model could: a bound's weight or bytes may be out of reach).
 void band_against_run(const Slt& one, const LogicalPhase& actual, std::int64_t n,
                       HoldoutPhase& out) {
+  const auto at_n = static_cast<double>(n);
   double actual_cpu = 0;
   for (const LogicalRankPhase& rank : actual.ranks) actual_cpu += rank.cpu_ns;
-  actual_cpu /= static_cast<double>(n);
+  actual_cpu /= at_n;
   const auto actual_weight = static_cast<double>(actual.common_weight());
   std::pair<double, double> ends[2];
   for (const FitBound bound : {FitBound::Low, FitBound::High}) {
     std::vector<std::string> unbounded;
-    const Slt at = slt_at_bound(one, bound, static_cast<double>(n), kHoldoutBandLevel, unbounded);
-    if (!unbounded.empty()) return;
+    const Slt at = slt_at_bound(one, bound, at_n, kHoldoutBandLevel, unbounded);
     try {
       const SltScaledTrace trace(at, static_cast<int>(n),
                                  InstantiateOptions{.accept_undecided = true});
       ends[bound == FitBound::High ? 1 : 0] = mean_compute_and_weight(trace, n);
-    } catch (const std::domain_error&) {
+    } catch (const std::domain_error& e) {
+      out.no_band = fmt::format("its {} bound cannot be instantiated: {}",
+                                bound == FitBound::High ? "high" : "low", e.what());
       return;
     }
   }
-  out.compute_band =
-      ErrorBand{error_pct(ends[0].first, actual_cpu), error_pct(ends[1].first, actual_cpu)};
-  out.weight_band =
-      ErrorBand{error_pct(ends[0].second, actual_weight), error_pct(ends[1].second, actual_weight)};
+  const std::string compute_gap = why_no_compute_band(one, at_n);
+  const std::string weight_gap = why_no_band(one.phases.at(0).weight, at_n);
+  if (compute_gap.empty()) {
+    out.compute_band =
+        ErrorBand{error_pct(ends[0].first, actual_cpu), error_pct(ends[1].first, actual_cpu)};
+  } else {
+    out.no_band = "no compute band: " + compute_gap;
+  }
+  if (weight_gap.empty()) {
+    out.weight_band = ErrorBand{error_pct(ends[0].second, actual_weight),
+                                error_pct(ends[1].second, actual_weight)};
+  } else {
+    out.no_band +=
+        (out.no_band.empty() ? "" : "; ") + ("no weight band: the weight, " + weight_gap);
+  }
 }
 
 // The SLT reduced to phase k, so it can be instantiated without the others.
@@ -268,33 +304,45 @@ std::string band_cell(const std::optional<ErrorBand>& band) {
 }
 
 // The bands' table and how many phases' compute and weight they hold: the compared phases
-// with a band, each counted once, with their share of the run's time.
+// with a band, each counted once, with their share of the run's time; then why the others
+// have none.
 std::string bands_text(const HoldoutCheck& check) {
   std::string rows;
-  int banded = 0, compute_in = 0, weight_in = 0;
+  std::string gaps;
+  int compute_banded = 0, compute_in = 0, weight_banded = 0, weight_in = 0;
   double banded_share = 0, compute_in_share = 0;
   for (const HoldoutPhase& p : check.phases) {
-    if (!p.compute_band || !p.weight_band) continue;
-    ++banded;
-    banded_share += p.share;
-    if (p.compute_band->holds()) {
-      ++compute_in;
-      compute_in_share += p.share;
+    if (!p.no_band.empty()) gaps += fmt::format("  {}: {}\n", p.name, p.no_band);
+    if (!p.compute_band && !p.weight_band) continue;
+    if (p.compute_band) {
+      ++compute_banded;
+      banded_share += p.share;
+      if (p.compute_band->holds()) {
+        ++compute_in;
+        compute_in_share += p.share;
+      }
     }
-    if (p.weight_band->holds()) ++weight_in;
+    if (p.weight_band) {
+      ++weight_banded;
+      if (p.weight_band->holds()) ++weight_in;
+    }
     rows += fmt::format("  {:<10} {:>6.1f}% {:>24} {:>24}\n", p.name, 100 * p.share,
                         band_cell(p.compute_band), band_cell(p.weight_band));
   }
-  if (banded == 0) return "  no phase has predictive bands (an SLT without its fits' runs)\n";
+  if (rows.empty()) {
+    return gaps.empty() ? "  no phase has predictive bands (an SLT without its fits' runs)\n"
+                        : "  no phase has predictive bands:\n" + gaps;
+  }
   return fmt::format("  the fits' {:.0f} % bands at n = {}, in % of the run's value:\n",
                      100 * kHoldoutBandLevel, check.n) +
          fmt::format("  {:<10} {:>7} {:>24} {:>24}\n", "phase", "share", "compute band",
                      "weight band") +
-         rows +
+         rows + gaps +
          fmt::format(
              "  compute inside its band in {} of {} phases ({:.1f} % of {:.1f} % of the "
              "run's time), weight in {} of {}\n",
-             compute_in, banded, 100 * compute_in_share, 100 * banded_share, weight_in, banded);
+             compute_in, compute_banded, 100 * compute_in_share, 100 * banded_share, weight_in,
+             weight_banded);
 }
 
 }  // namespace

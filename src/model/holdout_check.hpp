@@ -44,10 +44,11 @@ struct HoldoutPhase {
   std::optional<double> compute_pct;          // mean over ranks of a repetition's CPU time
   std::optional<double> slowest_compute_pct;  // the rank with the most
   // The phase with every fit at the low and at the high end of its band at the hold-out's n
-  // (model/slt_bounds.hpp); absent when a fit has no band there or a bound cannot be
-  // instantiated.
+  // (model/slt_bounds.hpp); absent when its own fits have no band there (a fit that turns
+  // back, say) or a bound cannot be instantiated, and `no_band` says why.
   std::optional<ErrorBand> compute_band;  // mean over ranks of a repetition's CPU time
   std::optional<ErrorBand> weight_band;
+  std::string no_band;
 };
 
 struct HoldoutCheck {

@@ -166,6 +166,26 @@ TEST(HoldoutCheck, TheRunLiesInsideTheFitsBandsOrIsSaidToLieOutside) {
   EXPECT_NE(missed.text().find("weight in 0 of 1"), std::string::npos) << missed.text();
 }
 
+// A compute fit that turns back before the hold-out's n has no band there: the weight's band
+// stays, and the check says which fit has none and why.
+TEST(HoldoutCheck, AFitWithoutABandAtTheHoldoutIsNamedAndTheOtherBandStays) {
+  const LogicalRun law = ring_run(64);
+  BuiltSlt built = model_of_four_runs(law);
+  built.slt.compute.phases.at(0).groups.at(0).per_rank_ns.quality.trusted_up_to = 32;
+  const HoldoutCheck check = check_holdout(built.slt, law, built.holdout_phase);
+  const HoldoutPhase& p = check.phases.at(0);
+  EXPECT_FALSE(p.compute_band.has_value());
+  ASSERT_TRUE(p.weight_band.has_value()) << p.no_band;
+  EXPECT_TRUE(p.weight_band->holds());
+  EXPECT_NE(p.no_band.find("no compute band: the compute of group 0"), std::string::npos)
+      << p.no_band;
+  EXPECT_NE(p.no_band.find("changes direction beyond n = 32"), std::string::npos) << p.no_band;
+  const std::string text = check.text();
+  EXPECT_NE(text.find(p.name + ": no compute band"), std::string::npos) << text;
+  EXPECT_NE(text.find("compute inside its band in 0 of 0 phases"), std::string::npos) << text;
+  EXPECT_NE(text.find("weight in 1 of 1"), std::string::npos) << text;
+}
+
 TEST(HoldoutCheck, PhaseMissingFromTheHoldoutIsSaid) {
   LogicalRun holdout = ring_run(64);
   holdout.phases.clear();
