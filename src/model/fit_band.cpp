@@ -142,25 +142,36 @@ std::optional<Component> component_of(const ScalingFit& form, const FormFit& e,
   return c;
 }
 
-// The mixture's p-quantile, by bisection on its distribution function.
+// The mixture's p-quantile, by bisection on its distribution function over asinh(x / scale),
+// scale the largest value of a component: a power law's component on one or two degrees of
+// freedom reaches values (or overflows to infinity) that no few hundred halvings of x itself
+// resolve, while asinh halves orders of magnitude; near 0 it is x / scale, so the precision
+// is relative to the quantity's own size either way.
 double mixture_quantile(const std::vector<Component>& mixture, double p) {
   double low = std::numeric_limits<double>::max();
   double high = std::numeric_limits<double>::lowest();
+  double scale = 0;
   for (const Component& c : mixture) {
     const auto [a, b] = c.range();
     low = std::min(low, a);
     high = std::max(high, b);
+    scale = std::max(scale, std::abs(c.value));
   }
-  const auto cdf = [&](double x) {
+  if (scale == 0 || !std::isfinite(scale)) scale = 1;
+  const auto x_of = [&](double u) { return scale * std::sinh(u); };
+  const auto cdf = [&](double u) {
     double sum = 0;
-    for (const Component& c : mixture) sum += c.weight * c.cdf(x);
+    for (const Component& c : mixture) sum += c.weight * c.cdf(x_of(u));
     return sum;
   };
-  for (int i = 0; i < 200 && high - low > 1e-12 * std::max(std::abs(low), std::abs(high)); ++i) {
-    const double mid = low + (high - low) / 2;
-    (cdf(mid) < p ? low : high) = mid;
+  const double finite = std::numeric_limits<double>::max();
+  double u_low = std::asinh(std::clamp(low, -finite, finite) / scale);
+  double u_high = std::asinh(std::clamp(high, -finite, finite) / scale);
+  for (int i = 0; i < 200 && u_high - u_low > 1e-13 * std::max(1.0, std::abs(u_high)); ++i) {
+    const double mid = u_low + (u_high - u_low) / 2;
+    (cdf(mid) < p ? u_low : u_high) = mid;
   }
-  return high;
+  return x_of(u_high);
 }
 
 }  // namespace

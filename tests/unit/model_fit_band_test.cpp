@@ -90,6 +90,43 @@ TEST(FitBand, ItWidensWithTheDistanceFromTheTrainingRuns) {
   }
 }
 
+// A power law through four runs' CPU times with their scatter (a loaded machine's, from a
+// multipartition app at 1, 4, 9 and 16 ranks): its band at 64 is the textbook interval of the
+// straight line in log n and log y, on 2 degrees of freedom, whose tails are so heavy that the
+// band was once infinite above.
+TEST(FitBand, APowerLawOnTwoDegreesOfFreedomHasTheLogLinearInterval) {
+  const std::vector<ScalingPoint> points = {
+      {1, 38053457.2}, {4, 5995822.6}, {9, 2700437.1}, {16, 1488382.3}};
+  double sx = 0, sy = 0;
+  for (const ScalingPoint& p : points) {
+    sx += std::log(p.n);
+    sy += std::log(p.y);
+  }
+  const double xbar = sx / 4, ybar = sy / 4;
+  double sxx = 0, sxy = 0;
+  for (const ScalingPoint& p : points) {
+    sxx += std::pow(std::log(p.n) - xbar, 2);
+    sxy += (std::log(p.n) - xbar) * (std::log(p.y) - ybar);
+  }
+  const double b = sxy / sxx;
+  const double a = ybar - b * xbar;
+  ScalingFit fit;
+  fit.form = ScalingForm::PowerLaw;
+  fit.terms = {{std::exp(a), n_to(b)}};
+  fit.training = points;
+  double rss = 0;  // relative errors, as every form is scored
+  for (const ScalingPoint& p : points) rss += std::pow((fit.at(p.n) - p.y) / p.y, 2);
+  const double sigma = std::sqrt(rss / 2);
+  const double n = 64;
+  const double h = 1.0 / 4 + std::pow(std::log(n) - xbar, 2) / sxx;
+  const double q = boost::math::quantile(boost::math::students_t(2.0), 0.95);
+  const double value = std::exp(a + b * std::log(n));
+  const FitBand band = *fit_band(fit, n, 0.9);
+  ASSERT_TRUE(std::isfinite(band.high));
+  EXPECT_NEAR(band.low, value * std::exp(-q * sigma * std::sqrt(h + 1)), 1e-9 * value);
+  EXPECT_NEAR(band.high, value * std::exp(q * sigma * std::sqrt(h + 1)), 1e-9 * value);
+}
+
 TEST(FitBand, AConstantWithDeclaredScatterHasTheNormalClosedForm) {
   ScalingFit fit;
   fit.constant = 100;
