@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 seeds=fuzz/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_rank_trace,fuzz_run_json,fuzz_signature_json,fuzz_slt,fuzz_ti_import,fuzz_platform,fuzz_command_line}
+mkdir -p "$seeds"/{fuzz_rank_trace,fuzz_run_json,fuzz_signature_json,fuzz_slt,fuzz_ti_import,fuzz_st4np,fuzz_platform,fuzz_command_line}
 
 # Real runs at small n: a ring (blocking point-to-point, a reduce), a butterfly (sendrecv), a
 # 2D stencil (non-blocking calls and their waits, an allreduce), and a run that aborts.
@@ -31,6 +31,11 @@ done
 "$p3s" signature "$work/ring-2" -o "$seeds/fuzz_signature_json/ring-2.json" > /dev/null
 "$p3s" model "$work/ring-2" "$work/ring-3" "$work/ring-4" -o "$seeds/fuzz_slt/ring.slt" > /dev/null
 "$p3s" model "$work/ring-2" "$work/ring-4" --allow-partial -o "$seeds/fuzz_slt/ring-2-4.slt" > /dev/null
+# The ring's model instantiated at 4 and 6 ranks (ST4NPs).
+for n in 4 6; do
+  "$p3s" generate "$seeds/fuzz_slt/ring.slt" -n $n -o "$work/st4np-$n" > /dev/null
+  cp "$work/st4np-$n/st4np.txt" "$seeds/fuzz_st4np/ring-$n.txt"
+done
 
 # An SMPI run: its TI list, then its rank files, NUL-separated (fuzz_ti_import names them
 # r1.txt, r2.txt, ...).

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "generate/instantiation.hpp"
+#include "generate/st4np_file.hpp"
 #include "model/slt_json.hpp"
 #include "replay_mpi/black_hole.hpp"
 #include "replay_mpi/collective_bench.hpp"
@@ -33,7 +34,6 @@
 #include "replay_mpi/replay_options.hpp"
 #include "replay_mpi/replay_result.hpp"
 #include "replay_mpi/replay_setup.hpp"
-#include "replay_mpi/st4np_file.hpp"
 
 namespace p3s::replay {
 namespace {
@@ -190,8 +190,8 @@ struct ReplayedTrace {
 
 ReplayedTrace instantiate(const ReplayOptions& o) {
   ReplayedTrace r;
-  if (St4npFile::is_st4np(o.input)) {
-    r.trace = std::make_unique<St4npFile>(o.input);
+  if (generate::St4npFile::is_st4np(o.input)) {
+    r.trace = std::make_unique<generate::St4npFile>(o.input);
     if (r.trace->nprocs() != o.nprocs)
       throw std::domain_error("the ST4NP has " + std::to_string(r.trace->nprocs()) + " ranks");
   } else {

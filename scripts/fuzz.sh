@@ -23,8 +23,8 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-all=(fuzz_rank_trace fuzz_run_json fuzz_signature_json fuzz_slt fuzz_ti_import fuzz_platform
-     fuzz_command_line)
+all=(fuzz_rank_trace fuzz_run_json fuzz_signature_json fuzz_slt fuzz_ti_import fuzz_st4np
+     fuzz_platform fuzz_command_line)
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
 cc=$(command -v clang-14 || command -v clang || true)

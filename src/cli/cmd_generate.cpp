@@ -11,9 +11,9 @@
 #include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/progress_trace.hpp"
+#include "generate/st4np_writer.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
-#include "model/st4np_writer.hpp"
 #include "model/trace_consistency.hpp"
 #include "sim/ti_export.hpp"
 
@@ -98,7 +98,7 @@ int run_generate(const Args& args) {
   {
     progress.set_step("writing " + file.string());
     std::ofstream out(file);
-    model::write_st4np(progress, out, first, last);
+    generate::write_st4np(progress, out, first, last);
     out.close();
     if (!out) throw std::runtime_error(fmt::format("error writing {}", file.string()));
   }

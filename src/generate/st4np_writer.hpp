@@ -5,9 +5,9 @@
 
 #include "core/scaled_trace.hpp"
 
-namespace p3s::model {
+namespace p3s::generate {
 
 // Ranks first..last inclusive (0-based, within 0..nprocs-1).
 void write_st4np(const core::ScaledTrace& trace, std::ostream& out, int first, int last);
 
-}  // namespace p3s::model
+}  // namespace p3s::generate

@@ -1,4 +1,4 @@
-#include "replay_mpi/st4np_file.hpp"
+#include "generate/st4np_file.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -9,10 +9,11 @@
 
 #include "core/trace_format.hpp"
 
-namespace p3s::replay {
+namespace p3s::generate {
 namespace {
 
 constexpr const char* kFirstLine = "p3s-st4np 1";
+constexpr std::size_t kMostEvents = std::size_t{1} << 48;
 
 [[noreturn]] void fail(const std::filesystem::path& file, std::size_t line,
                        const std::string& why) {
@@ -98,8 +99,12 @@ RankSection read_rank_section(LineReader& in, int r, int nprocs, std::size_t pha
     if (in.line.rfind("phase ", 0) == 0) {
       std::istringstream s(in.line);
       std::size_t index = 0, count = 0;
-      s >> key >> index >> count;
+      if (!(s >> key >> index >> count) || key != "phase")
+        fail(in.file, in.number, "expected 'phase P EVENTS'");
       if (index != section.counts.size()) fail(in.file, in.number, "phases of a rank out of order");
+      // No more events than the file has bytes: a count no file can hold is an error, not a sum
+      // that wraps around.
+      if (count > kMostEvents) fail(in.file, in.number, "more events than a file can hold");
       section.counts.push_back(count);
       events += count;
       continue;
@@ -127,7 +132,7 @@ St4npFile::St4npFile(const std::filesystem::path& file) {
   Header header = read_header(in);
   nprocs_ = header.nprocs;
   phases_ = std::move(header.phases);
-  ranks_.resize(static_cast<std::size_t>(nprocs_));
+  // Grown rank by rank: the header's N is only believed as far as the file holds its ranks.
   for (int r = 0; r < nprocs_; ++r) {
     const RankSection section = read_rank_section(in, r, nprocs_, phases_.size());
     core::RankTrace trace;
@@ -138,10 +143,12 @@ St4npFile::St4npFile(const std::filesystem::path& file) {
     } catch (const std::exception& e) {
       throw std::runtime_error(e.what());
     }
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    Rank& rank = ranks_.emplace_back();
     rank.comms = trace.comms;
     std::size_t at = 0;
     for (const std::size_t c : section.counts) {
+      if (c > trace.events.size() - at)
+        fail(file, section.first_line, "its phases count more events than the rank has");
       rank.phases.emplace_back(trace.events.begin() + static_cast<std::ptrdiff_t>(at),
                                trace.events.begin() + static_cast<std::ptrdiff_t>(at + c));
       at += c;
@@ -161,4 +168,4 @@ std::vector<core::Communicator> St4npFile::communicators(int rank) const {
   return ranks_[static_cast<std::size_t>(rank)].comms;
 }
 
-}  // namespace p3s::replay
+}  // namespace p3s::generate

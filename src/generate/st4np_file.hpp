@@ -8,7 +8,7 @@
 
 #include "core/scaled_trace.hpp"
 
-namespace p3s::replay {
+namespace p3s::generate {
 
 class St4npFile final : public core::ScaledTrace {
  public:
@@ -35,4 +35,4 @@ class St4npFile final : public core::ScaledTrace {
   std::vector<Rank> ranks_;
 };
 
-}  // namespace p3s::replay
+}  // namespace p3s::generate

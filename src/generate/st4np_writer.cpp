@@ -1,4 +1,4 @@
-#include "model/st4np_writer.hpp"
+#include "generate/st4np_writer.hpp"
 
 #include <fmt/core.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/trace_format.hpp"
 
-namespace p3s::model {
+namespace p3s::generate {
 
 void write_st4np(const core::ScaledTrace& trace, std::ostream& out, int first, int last) {
   std::string buffer = fmt::format("p3s-st4np 1\nnprocs {}\nranks {} {}\nphases {}\n",
@@ -36,4 +36,4 @@ void write_st4np(const core::ScaledTrace& trace, std::ostream& out, int first, i
   out << buffer;
 }
 
-}  // namespace p3s::model
+}  // namespace p3s::generate
