@@ -77,43 +77,143 @@ GridCoords coarse_strides(const std::vector<std::int64_t>& extent, std::int64_t 
   return stride;
 }
 
-PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
-  const std::optional<std::vector<std::int64_t>> extent = grid_extent(rule.shape, n);
+// A grid rule worked out at one n and slot: what each dimension does to a coordinate.
+struct BoundGrid {
+  std::vector<std::int64_t> extent;
+  GridCoords stride{};
+  GridCoords offset{};
+  std::vector<bool> periodic;
+  bool outside = false;  // a non-periodic offset as long as the grid: every peer is outside
+
+  // The peer's coordinate along d of a rank at coordinate c there, or kNoPeer: idle on this
+  // level, or past a non-periodic edge.
+  std::int64_t along(std::size_t d, std::int64_t c) const {
+    if (c % stride[d] != 0) return kNoPeer;
+    c += offset[d];
+    if (periodic[d]) return floor_mod(c, extent[d]);
+    return c < 0 || c >= extent[d] ? kNoPeer : c;
+  }
+};
+
+BoundGrid bound_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
+  std::optional<std::vector<std::int64_t>> extent = grid_extent(rule.shape, n);
   if (!extent) {
     throw std::domain_error(
         fmt::format("n = {} does not make a {} grid", n, grid_shape_name(rule.shape)));
   }
-  const GridCoords stride = coarse_strides(*extent, rule.planes);
-  GridCoords offset{};
-  bool outside = false;  // a non-periodic offset as long as the grid: every peer is outside
+  BoundGrid b;
+  b.stride = coarse_strides(*extent, rule.planes);
+  b.periodic = rule.periodic;
   for (std::size_t d = 0; d < rule.offset.size(); ++d) {
     // Reduced once, in ranks that hold points, so that adding it to a coordinate cannot
     // overflow whatever the SLT says.
-    const std::int64_t side = (*extent)[d] / stride[d];
+    const std::int64_t side = (*extent)[d] / b.stride[d];
     const std::int64_t value = rule.offset[d].at(n, slot);
     if (rule.periodic[d]) {
-      offset[d] = floor_mod(value, side) * stride[d];
+      b.offset[d] = floor_mod(value, side) * b.stride[d];
     } else if (value <= -side || value >= side) {
-      outside = true;
+      b.outside = true;
     } else {
-      offset[d] = value * stride[d];
+      b.offset[d] = value * b.stride[d];
     }
   }
-  if (outside) return [](std::int64_t) { return kNoPeer; };
-  ProcessGrid grid(*extent, rule.order);
-  return [grid, offset, stride, periodic = rule.periodic](std::int64_t r) {
+  b.extent = std::move(*extent);
+  return b;
+}
+
+PeerMap bind_grid(const GridPeerRule& rule, std::int64_t n, std::int64_t slot) {
+  const BoundGrid bound = bound_grid(rule, n, slot);
+  if (bound.outside) return [](std::int64_t) { return kNoPeer; };
+  ProcessGrid grid(bound.extent, rule.order);
+  return [grid, bound](std::int64_t r) {
     GridCoords c = grid.coords_of(r);
-    for (std::size_t d = 0; d < grid.extent().size(); ++d) {
-      if (c[d] % stride[d] != 0) return kNoPeer;  // idle on this level
-      c[d] += offset[d];
-      if (periodic[d]) {
-        c[d] = floor_mod(c[d], grid.extent()[d]);
-      } else if (c[d] < 0 || c[d] >= grid.extent()[d]) {
-        return kNoPeer;
-      }
+    for (std::size_t d = 0; d < bound.extent.size(); ++d) {
+      c[d] = bound.along(d, c[d]);
+      if (c[d] == kNoPeer) return kNoPeer;
     }
     return grid.rank_of(c);
   };
+}
+
+// What one coordinate along a dimension is under two grid rules, all that decides whether a
+// rank's peers under them differ: no peer under each, itself under each, the same coordinate
+// under both. Bits of a class code.
+enum AxisClass : unsigned {
+  kANone = 1U,
+  kASelf = 2U,
+  kBNone = 4U,
+  kBSelf = 8U,
+  kSame = 16U,
+};
+constexpr unsigned kAxisClasses = 32;
+
+unsigned axis_class(const BoundGrid& x, const BoundGrid& y, std::size_t d, std::int64_t c) {
+  const std::int64_t a = x.outside ? kNoPeer : x.along(d, c);
+  const std::int64_t b = y.outside ? kNoPeer : y.along(d, c);
+  unsigned code = 0;
+  if (a == kNoPeer) code |= kANone;
+  if (a == c) code |= kASelf;
+  if (b == kNoPeer) code |= kBNone;
+  if (b == c) code |= kBSelf;
+  if (a != kNoPeer && a == b) code |= kSame;
+  return code;
+}
+
+// Whether a rank whose coordinates have these classes gets other peers under the two rules.
+bool classes_differ(const std::vector<unsigned>& classes, bool a_skips_self, bool b_skips_self) {
+  unsigned all = ~0U;
+  unsigned any = 0;
+  for (const unsigned c : classes) {
+    all &= c;
+    any |= c;
+  }
+  const bool a_peer = (any & kANone) == 0 && !(a_skips_self && (all & kASelf) != 0);
+  const bool b_peer = (any & kBNone) == 0 && !(b_skips_self && (all & kBSelf) != 0);
+  return a_peer != b_peer || (a_peer && (all & kSame) == 0);
+}
+
+// Two grid rules on the same grid at n, compared without visiting its n ranks: a rank's peer
+// under a rule depends on its coordinates one dimension at a time (none where any dimension
+// gives none, itself where every one gives its own coordinate, else the rank at the coordinates
+// they give), so the classes the coordinates fall in along each dimension (axis_class), taken
+// in every combination, say whether some rank gets other peers. A rule of no peers is taken as
+// the other's grid with every peer outside. Nothing where the rules are not two grid rules of
+// one order whose grids have the same extents at n, or one such and no peers.
+std::optional<bool> grids_differ_at(const PeerRule& a, const PeerRule& b, std::int64_t n,
+                                    std::int64_t slot) {
+  const auto* ga = std::get_if<GridPeerRule>(&a.form);
+  const auto* gb = std::get_if<GridPeerRule>(&b.form);
+  const bool a_none = std::holds_alternative<NoPeerRule>(a.form);
+  const bool b_none = std::holds_alternative<NoPeerRule>(b.form);
+  if ((ga == nullptr && !(a_none && gb != nullptr)) ||
+      (gb == nullptr && !(b_none && ga != nullptr)) ||
+      (ga != nullptr && gb != nullptr && ga->order != gb->order)) {
+    return std::nullopt;
+  }
+  BoundGrid x = bound_grid(ga != nullptr ? *ga : *gb, n, slot);
+  BoundGrid y = bound_grid(gb != nullptr ? *gb : *ga, n, slot);
+  // Two shapes (MPI_Dims_create's and the least-surface one) are one grid at most n.
+  if (x.extent != y.extent) return std::nullopt;
+  x.outside = x.outside || a_none;
+  y.outside = y.outside || b_none;
+  std::vector<std::vector<unsigned>> seen(x.extent.size());
+  for (std::size_t d = 0; d < x.extent.size(); ++d) {
+    std::array<bool, kAxisClasses> met{};
+    for (std::int64_t c = 0; c < x.extent[d]; ++c) met[axis_class(x, y, d, c)] = true;
+    for (unsigned k = 0; k < kAxisClasses; ++k) {
+      if (met[k]) seen[d].push_back(k);
+    }
+  }
+  // Every combination of one class per dimension, as an odometer.
+  std::vector<std::size_t> pick(seen.size(), 0);
+  std::vector<unsigned> classes(seen.size());
+  while (true) {
+    for (std::size_t d = 0; d < seen.size(); ++d) classes[d] = seen[d][pick[d]];
+    if (classes_differ(classes, a.none_for_self, b.none_for_self)) return true;
+    std::size_t d = 0;
+    while (d < seen.size() && ++pick[d] == seen[d].size()) pick[d++] = 0;
+    if (d == seen.size()) return false;
+  }
 }
 
 // "r + sqrt(n)", "r - 1", "r + (n - sqrt(n))": a formula added to a name.
@@ -282,6 +382,7 @@ std::string PeerRule::text() const {
 bool rules_differ_at(const PeerRule& a, const PeerRule& b, std::int64_t n, std::int64_t slot) {
   PeerMap pa, pb;
   try {
+    if (const std::optional<bool> differ = grids_differ_at(a, b, n, slot)) return *differ;
     pa = a.at(n, slot);
     pb = b.at(n, slot);
   } catch (const std::domain_error&) {

@@ -411,5 +411,52 @@ TEST(PeerRule, TheInverseGivesEachPeerItsRank) {
   for (std::int64_t r = 0; r < n; ++r) EXPECT_EQ(from(to(r)), r) << left->text();
 }
 
+// Two grid rules on one grid are compared along each dimension; held here against every
+// rank's peer under both, for random pairs on 2D and 3D grids, periodic or not, coarse levels
+// with idle ranks, rules that skip the rank itself, rules of no peers and grids of two shapes
+// included: the same answer at every n, and both answers met often.
+TEST(PeerRule, GridRulesDifferWhereSomeRankHasAnotherPeer) {
+  std::mt19937 random(2026);
+  const auto pick = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(random);
+  };
+  const auto random_rule = [&](GridShape shape, int dims) {
+    GridPeerRule g;
+    g.shape = shape;
+    g.order = GridOrder::RowMajor;
+    for (int d = 0; d < dims; ++d) {
+      g.offset.push_back(IntegerFormula{pick(-1, 1), {}});
+      g.periodic.push_back(pick(0, 1) == 1);
+    }
+    g.planes = pick(0, 1) * 2;
+    return PeerRule{g, pick(0, 1) == 1};
+  };
+  int differ = 0, same = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    // MPI_Dims_create's grid beside the least-surface one: the same at most n, not at all.
+    const bool three = pick(0, 1) == 1;
+    const GridShape shape = three ? GridShape::Balanced3D : GridShape::Balanced2D;
+    const GridShape compact = three ? GridShape::Compact3D : GridShape::Compact2D;
+    const PeerRule a = random_rule(shape, three ? 3 : 2);
+    // Now and then no peers at all, which a rule that skips the rank itself can amount to.
+    const PeerRule b = pick(0, 7) == 0
+                           ? PeerRule{NoPeerRule{}, false}
+                           : random_rule(pick(0, 1) == 1 ? shape : compact, three ? 3 : 2);
+    for (std::int64_t n = 1; n <= 480; n += n < 72 ? 1 : 17) {
+      bool brute = false;
+      try {
+        const PeerMap pa = a.at(n), pb = b.at(n);
+        for (std::int64_t r = 0; r < n && !brute; ++r) brute = pa(r) != pb(r);
+      } catch (const std::domain_error&) {
+        brute = false;
+      }
+      ASSERT_EQ(rules_differ_at(a, b, n), brute) << a.text() << " | " << b.text() << " n = " << n;
+      ++(brute ? differ : same);
+    }
+  }
+  EXPECT_GT(differ, 1000);
+  EXPECT_GT(same, 1000);
+}
+
 }  // namespace
 }  // namespace p3s::model
