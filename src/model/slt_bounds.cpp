@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <cmath>
+#include <limits>
+
 #include "model/fit_band.hpp"
 
 namespace p3s::model {
@@ -10,10 +13,17 @@ std::optional<ScalingFit> fit_at_bound(const ScalingFit& fit, FitBound bound, do
                                        double level) {
   const std::optional<FitBand> band = fit_band(fit, n, level);
   if (!band) return std::nullopt;
+  const double target = bound == FitBound::High ? band->high : band->low;
   ScalingFit out = fit;
   // Every form evaluates as constant + sum of terms: moving the constant moves the value at n
-  // by exactly that much, whatever the form.
-  out.constant += (bound == FitBound::High ? band->high : band->low) - fit.at(n);
+  // by that much, whatever the form, up to rounding. Rounding must not take the value below
+  // the target, which may be the 0 a quantity the runs gave as positive is bounded by (the
+  // instantiation refuses a negative one): a second move, then the constant's next doubles up.
+  out.constant += target - fit.at(n);
+  out.constant += target - out.at(n);
+  for (int step = 0; step < 64 && out.at(n) < target; ++step) {
+    out.constant = std::nextafter(out.constant, std::numeric_limits<double>::infinity());
+  }
   return out;
 }
 

@@ -43,6 +43,28 @@ TEST(SltBounds, AFitAtABoundIsTheEndOfItsBandAtThatN) {
   EXPECT_FALSE(fit_at_bound(untrained, FitBound::Low, 64, 0.9));
 }
 
+// A compute fit whose runs scatter widely: its band's low end is 0 at large n (the runs gave it
+// as positive), and the fit moved there must not come out below 0 by rounding, which the
+// instantiation would refuse (it once did, at n = 108: -1.6e-12).
+TEST(SltBounds, ALowBoundOfZeroIsNotRoundedBelowIt) {
+  ScalingFit f;
+  f.form = ScalingForm::NormalForm;
+  f.constant = 387.505;
+  f.terms = {{41850.5, ScalingTerm{TermVariable::N, -1.0, 0}}};
+  f.training = {{2, 31000}, {4, 6000}, {8, 8200}, {27, 1100}};
+  int at_zero = 0;
+  for (int n = 28; n <= 4096; ++n) {
+    const std::optional<FitBand> band = fit_band(f, n, 0.9);
+    ASSERT_TRUE(band);
+    const std::optional<ScalingFit> low = fit_at_bound(f, FitBound::Low, n, 0.9);
+    ASSERT_TRUE(low);
+    EXPECT_GE(low->at(n), band->low) << "n = " << n;
+    EXPECT_NEAR(low->at(n), band->low, 1e-9 * f.at(n)) << "n = " << n;
+    if (band->low == 0) ++at_zero;
+  }
+  EXPECT_GT(at_zero, 1000);
+}
+
 Slt one_phase_slt(const ScalingFit& weight, const ScalingFit& bytes, const ScalingFit& compute) {
   Slt slt;
   slt.application = "app";
