@@ -172,6 +172,34 @@ bool classes_differ(const std::vector<unsigned>& classes, bool a_skips_self, boo
   return a_peer != b_peer || (a_peer && (all & kSame) == 0);
 }
 
+// The classes (axis_class) the coordinates along each dimension fall in, each once.
+std::vector<std::vector<unsigned>> classes_met(const BoundGrid& x, const BoundGrid& y) {
+  std::vector<std::vector<unsigned>> seen(x.extent.size());
+  for (std::size_t d = 0; d < x.extent.size(); ++d) {
+    std::array<bool, kAxisClasses> met{};
+    for (std::int64_t c = 0; c < x.extent[d]; ++c) met[axis_class(x, y, d, c)] = true;
+    for (unsigned k = 0; k < kAxisClasses; ++k) {
+      if (met[k]) seen[d].push_back(k);
+    }
+  }
+  return seen;
+}
+
+// Whether some combination of one class per dimension gives a rank other peers, the
+// combinations taken as an odometer.
+bool some_combination_differs(const std::vector<std::vector<unsigned>>& seen, bool a_skips_self,
+                              bool b_skips_self) {
+  std::vector<std::size_t> pick(seen.size(), 0);
+  std::vector<unsigned> classes(seen.size());
+  while (true) {
+    for (std::size_t d = 0; d < seen.size(); ++d) classes[d] = seen[d][pick[d]];
+    if (classes_differ(classes, a_skips_self, b_skips_self)) return true;
+    std::size_t d = 0;
+    while (d < seen.size() && ++pick[d] == seen[d].size()) pick[d++] = 0;
+    if (d == seen.size()) return false;
+  }
+}
+
 // Two grid rules on the same grid at n, compared without visiting its n ranks: a rank's peer
 // under a rule depends on its coordinates one dimension at a time (none where any dimension
 // gives none, itself where every one gives its own coordinate, else the rank at the coordinates
@@ -196,24 +224,7 @@ std::optional<bool> grids_differ_at(const PeerRule& a, const PeerRule& b, std::i
   if (x.extent != y.extent) return std::nullopt;
   x.outside = x.outside || a_none;
   y.outside = y.outside || b_none;
-  std::vector<std::vector<unsigned>> seen(x.extent.size());
-  for (std::size_t d = 0; d < x.extent.size(); ++d) {
-    std::array<bool, kAxisClasses> met{};
-    for (std::int64_t c = 0; c < x.extent[d]; ++c) met[axis_class(x, y, d, c)] = true;
-    for (unsigned k = 0; k < kAxisClasses; ++k) {
-      if (met[k]) seen[d].push_back(k);
-    }
-  }
-  // Every combination of one class per dimension, as an odometer.
-  std::vector<std::size_t> pick(seen.size(), 0);
-  std::vector<unsigned> classes(seen.size());
-  while (true) {
-    for (std::size_t d = 0; d < seen.size(); ++d) classes[d] = seen[d][pick[d]];
-    if (classes_differ(classes, a.none_for_self, b.none_for_self)) return true;
-    std::size_t d = 0;
-    while (d < seen.size() && ++pick[d] == seen[d].size()) pick[d++] = 0;
-    if (d == seen.size()) return false;
-  }
+  return some_combination_differs(classes_met(x, y), a.none_for_self, b.none_for_self);
 }
 
 // "r + sqrt(n)", "r - 1", "r + (n - sqrt(n))": a formula added to a name.
