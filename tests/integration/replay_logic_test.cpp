@@ -17,7 +17,7 @@
 #include <set>
 #include <tuple>
 
-#include "core/op_table.hpp"
+#include "collective_rows.hpp"
 #include "core/scaled_trace.hpp"
 #include "generate/st4np_writer.hpp"
 #include "integration/run_helpers.hpp"
@@ -363,62 +363,28 @@ TEST(ReplayLogic, ComputeIsEmulatedBySpinningAndBySleeping) {
 }
 
 // One phase per collective of the operation table (core/op_table.hpp), blocking and
-// non-blocking, every rank calling it on the world: blocks of 64 bytes, the side holding one
-// block per member its total (at the root only where the call has one), a non-blocking call
-// completed by a wait of its own.
+// non-blocking, every rank calling it on the world (collective_rows.hpp).
 class EveryCollectiveTrace final : public core::ScaledTrace {
  public:
-  explicit EveryCollectiveTrace(int nprocs) : nprocs_(nprocs) {
-#define P3S_ROW(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, params, args) \
-  rows_.push_back({core::Op::Enum, rooted});                                       \
-  rows_.push_back({core::Op::IEnum, rooted});
-    P3S_COLLECTIVE_OPS(P3S_ROW)
-#undef P3S_ROW
-    for (const Row& row : rows_) phases_.push_back({std::string(core::op_name(row.op)), 3});
+  explicit EveryCollectiveTrace(int nprocs) : nprocs_(nprocs), rows_(every_collective_row()) {
+    for (const CollectiveRow& row : rows_)
+      phases_.push_back({std::string(core::op_name(row.op)), 3});
   }
-  int nprocs() const override {
-    return nprocs_;
-  }
-  const std::vector<core::ScaledPhase>& phases() const override {
-    return phases_;
-  }
+  int nprocs() const override { return nprocs_; }
+  const std::vector<core::ScaledPhase>& phases() const override { return phases_; }
   void phase_events(int phase, int rank, std::vector<core::Event>& out) const override {
-    const Row& row = rows_[static_cast<std::size_t>(phase)];
-    const bool all_blocks = !row.rooted || rank == 1;
-    const std::int64_t all = all_blocks ? std::int64_t{64} * nprocs_ : 0;
-    core::Event call;
-    call.op = row.op;
-    call.bytes = core::bytes_per_member(row.op, false) ? all : 64;
-    call.rbytes = core::bytes_per_member(row.op, true) ? all : 64;
-    if (row.rooted) call.root = 1;
-    if (core::blocking_form(row.op) == core::Op::Barrier) call.bytes = call.rbytes = 0;
-    if (!core::is_nonblocking(row.op)) {
-      out.push_back(call);
-      return;
-    }
-    call.req = 7;
-    out.push_back(call);
-    core::Event wait;
-    wait.op = core::Op::Wait;
-    wait.requests = {core::RequestRecord{.req = 7}};
-    out.push_back(wait);
+    append_collective_call(rows_[static_cast<std::size_t>(phase)], rank, nprocs_, 0, out);
   }
   std::vector<core::Communicator> communicators(int) const override {
     core::Communicator world{0, std::vector<std::int32_t>(static_cast<std::size_t>(nprocs_))};
     for (int r = 0; r < nprocs_; ++r) world.members[static_cast<std::size_t>(r)] = r;
     return {world};
   }
-  std::size_t rows() const {
-    return rows_.size();
-  }
+  std::size_t rows() const { return rows_.size(); }
 
  private:
-  struct Row {
-    core::Op op;
-    bool rooted;
-  };
   int nprocs_;
-  std::vector<Row> rows_;
+  std::vector<CollectiveRow> rows_;
   std::vector<core::ScaledPhase> phases_;
 };
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/op_table.hpp"
+#include "collective_rows.hpp"
 #include "sim/platform_spec.hpp"
 #include "sim/simulate.hpp"
 #include "sim/synthetic_trace.hpp"
@@ -263,40 +263,15 @@ TEST(Simulate, OtherSelectorsGoToSmpi) {
 // trace keeps) and MPI_Ibarrier (SimGrid 3.32's crashed SMPI's message matching in this engine,
 // a segmentation fault in Request::match_common, where smpirun runs it).
 TEST(Simulate, EveryCollectiveOfTheOperationTableRuns) {
-  struct Row {
-    core::Op op;
-    bool rooted;
-  };
-  std::vector<Row> rows;
-#define P3S_ROW(Enum, IEnum, lower, CName, UPPER, rooted, bytes, ti, params, args) \
-  rows.push_back({core::Op::Enum, rooted});                                        \
-  rows.push_back({core::Op::IEnum, rooted});
-  P3S_COLLECTIVE_OPS(P3S_ROW)
-#undef P3S_ROW
+  const std::vector<testing::CollectiveRow> rows = testing::every_collective_row();
   ASSERT_GE(rows.size(), 34u);
   for (const bool own : {true, false}) {
     SimOptions o = options_on(exact_platform(4));
     o.native_collectives = own;
-    for (const Row& row : rows) {
+    for (const testing::CollectiveRow& row : rows) {
       SCOPED_TRACE(std::string(core::op_name(row.op)) + (own ? ", p3s's own" : ", SMPI's"));
       const ScriptedTrace trace(4, [&](int rank, std::vector<core::Event>& out) {
-        // Blocks of 64 bytes, as the tracer counts them (trace/collectives.hpp): the side that
-        // holds one block per member its total, at the root only where the call has one.
-        const bool all_blocks = !row.rooted || rank == 1;
-        core::Event call = event(row.op, 1'000);
-        call.bytes = core::bytes_per_member(row.op, false) ? (all_blocks ? 4 * 64 : 0) : 64;
-        call.rbytes = core::bytes_per_member(row.op, true) ? (all_blocks ? 4 * 64 : 0) : 64;
-        if (row.rooted) call.root = 1;
-        if (core::blocking_form(row.op) == core::Op::Barrier) call.bytes = call.rbytes = 0;
-        if (!core::is_nonblocking(row.op)) {
-          out.push_back(call);
-          return;
-        }
-        call.req = 7;
-        out.push_back(call);
-        core::Event wait = event(core::Op::Wait);
-        wait.requests = {core::RequestRecord{.req = 7}};
-        out.push_back(wait);
+        testing::append_collective_call(row, rank, 4, 1'000, out);
       });
       if (core::blocking_form(row.op) == core::Op::Alltoallw || row.op == core::Op::Ibarrier) {
         try {
