@@ -299,9 +299,15 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
     return inst;
   }
   if (const UndecidedRule* undecided = undecided_at(phase, nprocs_)) {
+    // No one run settles every open slot within 16 x the largest training run: the first n
+    // where this slot's two rules differ settles this one.
     const std::string settle =
-        phase.settled_by ? fmt::format("a training run at n = {} settles it", *phase.settled_by)
-                         : std::string("a larger training run settles it");
+        phase.settled_by
+            ? fmt::format("a training run at n = {} settles it", *phase.settled_by)
+            : fmt::format(
+                  "a training run at n = {} settles this slot (no one run up to 16 times "
+                  "the largest settles them all)",
+                  undecided->undecided.differs_from);
     if (!options.accept_undecided) {
       throw std::domain_error(fmt::format(
           "{}: the training runs do not decide its peers at N = {}: {}, and they differ there; "

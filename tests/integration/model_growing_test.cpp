@@ -74,6 +74,7 @@ void expect_undecided_at(const GrowingCase& c, const fs::path& work, int n) {
   const CommandResult refused = run_command(generate);
   EXPECT_NE(refused.exit_code, 0) << refused.output;
   EXPECT_NE(refused.output.find("do not decide its peers"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("a training run at n = "), std::string::npos) << refused.output;
   EXPECT_FALSE(fs::exists(dir / "st4np.txt")) << refused.output;
   std::vector<std::string> forced = generate;
   forced.emplace_back("--accept-ambiguous");
