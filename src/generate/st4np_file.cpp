@@ -13,7 +13,6 @@ namespace p3s::generate {
 namespace {
 
 constexpr const char* kFirstLine = "p3s-st4np 1";
-constexpr std::size_t kMostEvents = std::size_t{1} << 48;
 
 [[noreturn]] void fail(const std::filesystem::path& file, std::size_t line,
                        const std::string& why) {
@@ -102,9 +101,6 @@ RankSection read_rank_section(LineReader& in, int r, int nprocs, std::size_t pha
       if (!(s >> key >> index >> count) || key != "phase")
         fail(in.file, in.number, "expected 'phase P EVENTS'");
       if (index != section.counts.size()) fail(in.file, in.number, "phases of a rank out of order");
-      // No more events than the file has bytes: a count no file can hold is an error, not a sum
-      // that wraps around.
-      if (count > kMostEvents) fail(in.file, in.number, "more events than a file can hold");
       section.counts.push_back(count);
       events += count;
       continue;
@@ -147,6 +143,7 @@ St4npFile::St4npFile(const std::filesystem::path& file) {
     rank.comms = trace.comms;
     std::size_t at = 0;
     for (const std::size_t c : section.counts) {
+      // Counts whose sum wrapped around to the rank's events pass its end line, not this.
       if (c > trace.events.size() - at)
         fail(file, section.first_line, "its phases count more events than the rank has");
       rank.phases.emplace_back(trace.events.begin() + static_cast<std::ptrdiff_t>(at),

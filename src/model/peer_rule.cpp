@@ -85,10 +85,10 @@ struct BoundGrid {
   std::vector<bool> periodic;
   bool outside = false;  // a non-periodic offset as long as the grid: every peer is outside
 
-  // The peer's coordinate along d of a rank at coordinate c there, or kNoPeer: idle on this
-  // level, or past a non-periodic edge.
+  // The peer's coordinate along d of a rank at coordinate c there, or kNoPeer: every peer
+  // outside, idle on this level, or past a non-periodic edge.
   std::int64_t along(std::size_t d, std::int64_t c) const {
-    if (c % stride[d] != 0) return kNoPeer;
+    if (outside || c % stride[d] != 0) return kNoPeer;
     c += offset[d];
     if (periodic[d]) return floor_mod(c, extent[d]);
     return c < 0 || c >= extent[d] ? kNoPeer : c;
@@ -148,8 +148,8 @@ enum AxisClass : unsigned {
 constexpr unsigned kAxisClasses = 32;
 
 unsigned axis_class(const BoundGrid& x, const BoundGrid& y, std::size_t d, std::int64_t c) {
-  const std::int64_t a = x.outside ? kNoPeer : x.along(d, c);
-  const std::int64_t b = y.outside ? kNoPeer : y.along(d, c);
+  const std::int64_t a = x.along(d, c);
+  const std::int64_t b = y.along(d, c);
   unsigned code = 0;
   if (a == kNoPeer) code |= kANone;
   if (a == c) code |= kASelf;
