@@ -14,6 +14,51 @@ void add(std::int32_t peer, Unit& unit) {
 
 }  // namespace
 
+void sent_messages(const core::RankProgram& program, const core::ProgramStep& call,
+                   std::vector<std::pair<std::int32_t, std::int64_t>>& out) {
+  switch (call.op) {
+    case Op::Send:
+    case Op::Ssend:
+    case Op::Bsend:
+    case Op::Rsend:
+    case Op::Isend:
+    case Op::Issend:
+    case Op::Sendrecv:
+    case Op::SendrecvReplace:
+    case Op::Start:
+      if (call.dst >= 0) out.emplace_back(call.dst, call.bytes);
+      return;
+    case Op::Startall:
+      for (std::uint32_t i = 0; i < call.record_count; ++i) {
+        const core::RequestRecord& r = program.records[call.first_record + i];
+        if (r.send && r.peer >= 0) out.emplace_back(r.peer, r.bytes);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+void received_peers(const core::RankProgram& program, const core::ProgramStep& call,
+                    std::vector<std::int32_t>& out) {
+  switch (core::op_kind(call.op)) {
+    case core::OpKind::PointToPoint:
+      // A blocking receive, or a sendrecv's receive half; an Irecv completes elsewhere.
+      if (call.op == Op::Recv || call.op == Op::Sendrecv || call.op == Op::SendrecvReplace) {
+        if (call.src >= 0) out.push_back(call.src);
+      }
+      return;
+    case core::OpKind::Completion:
+      for (std::uint32_t i = 0; i < call.record_count; ++i) {
+        const core::RequestRecord& r = program.records[call.first_record + i];
+        if (!r.send && r.peer >= 0) out.push_back(r.peer);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
 std::vector<std::int32_t> completion_peers(const core::RankProgram& program,
                                            const core::ProgramStep& call) {
   Unit peers;

@@ -429,8 +429,11 @@ int replay(int argc, char** argv) {
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
   add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
   write_json_atomically(o.output, to_json(r));
-  for (const PhaseResult& ph : r.phases)
+  for (const PhaseResult& ph : r.phases) {
     std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);
+    if (!ph.not_held.empty())
+      std::printf("  WARNING: not held at this R: %s\n", ph.not_held.c_str());
+  }
   std::printf("PET %.6g s at N = %d; SynET %.3g s; written to %s\n", r.pet, r.nprocs, r.synet,
               o.output.c_str());
   return 0;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "replay_mpi/collective_call.hpp"
+#include "replay_mpi/forwarding_cycle.hpp"
 
 namespace p3s::replay {
 namespace {
@@ -164,6 +165,9 @@ PhaseResult phase_result(int p, const core::ScaledTrace& trace, const Setup& set
   ph.app_network_messages = setup.plan.traffic[static_cast<std::size_t>(p)].network_messages;
   ph.replay_network_messages = ph.steps > 0 ? own / ph.steps : 0;
   ph.noise_messages = ph.steps > 0 ? noise_sum / ph.steps : 0;
+  if (const auto cycle = unloadable_forwarding_cycle(trace, p, setup.plan.measurable)) {
+    ph.not_held = describe(*cycle, setup.plan.measurable);
+  }
   return ph;
 }
 
@@ -246,6 +250,10 @@ void add_measurements(const MeasurementRecords& all, const core::ScaledTrace& tr
     PhaseResult ph = phase_result(p, trace, setup, collectives_live, result, times, own_network);
     if (const auto c = compute.find(p); c != compute.end()) ph.compute_seconds = c->second;
     result.pet += ph.phase_et * ph.weight;
+    if (!ph.not_held.empty()) {
+      result.warnings.push_back(ph.name + ": not held at R = " + std::to_string(result.processes) +
+                                ": " + ph.not_held);
+    }
     result.phases.push_back(std::move(ph));
   }
   for (std::size_t i = 0; i + kMessageFields <= all.messages.size(); i += kMessageFields)

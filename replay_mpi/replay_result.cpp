@@ -53,7 +53,9 @@ ordered_json to_json(const ReplayResult& r) {
                       {"collectives", p.collectives},
                       {"app_network_messages", p.app_network_messages},
                       {"replay_network_messages", p.replay_network_messages},
-                      {"noise_messages", p.noise_messages}});
+                      {"noise_messages", p.noise_messages},
+                      {"held", p.not_held.empty()}});
+    if (!p.not_held.empty()) phases.back()["not_held_because"] = p.not_held;
   }
   ordered_json collectives = ordered_json::array();
   for (const CollectiveResult& c : r.collectives) {
@@ -164,6 +166,15 @@ ReplayResult replay_result_of(const json& j) {
       ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
       ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
       ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
+      // Absent in results written before the replay said which phases it holds.
+      const bool held = !p.contains("held") || p.at("held") != false;
+      if (p.contains("held")) {
+        core::json_require(p.at("held").is_boolean(), p.at("held"), "true or false");
+      }
+      if (!held) {
+        p.at("not_held_because").get_to(ph.not_held);
+        core::json_require(!ph.not_held.empty(), p.at("not_held_because"), "a reason");
+      }
       r.phases.push_back(ph);
     });
   }

@@ -34,6 +34,8 @@ struct PhaseResult {
   std::int64_t app_network_messages = 0;
   double replay_network_messages = 0;
   double noise_messages = 0;
+  // Empty when the replay holds the phase at this R; else why not (forwarding_cycle.hpp).
+  std::string not_held;
 };
 
 struct CollectiveResult {

@@ -26,31 +26,6 @@ struct RankEvents {
 };
 
 // The destinations of the messages a call sends, with their sizes.
-void sent_messages(const core::RankProgram& program, const core::ProgramStep& call,
-                   std::vector<std::pair<std::int32_t, std::int64_t>>& out) {
-  switch (call.op) {
-    case Op::Send:
-    case Op::Ssend:
-    case Op::Bsend:
-    case Op::Rsend:
-    case Op::Isend:
-    case Op::Issend:
-    case Op::Sendrecv:
-    case Op::SendrecvReplace:
-    case Op::Start:
-      if (call.dst >= 0) out.emplace_back(call.dst, call.bytes);
-      return;
-    case Op::Startall:
-      for (std::uint32_t i = 0; i < call.record_count; ++i) {
-        const core::RequestRecord& r = program.records[call.first_record + i];
-        if (r.send && r.peer >= 0) out.emplace_back(r.peer, r.bytes);
-      }
-      return;
-    default:
-      return;
-  }
-}
-
 // Which ranks a step has loaded, and how they sit on the application's nodes.
 class LoadedSet {
  public:
