@@ -54,7 +54,14 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
       r.members = shape.members;
       r.sizes = sizes;
       r.seconds = seconds;
-      r.fit = fit_collective(sizes, seconds);
+      std::vector<int> fit_sizes;
+      std::vector<double> fit_seconds;
+      for (const std::size_t i : fit_points(sizes, shape.members)) {
+        fit_sizes.push_back(sizes[i]);
+        fit_seconds.push_back(seconds[i]);
+      }
+      r.fit = fit_collective(fit_sizes, fit_seconds);
+      r.fit_sizes = fit_sizes;
       r.at_n_seconds = r.fit.at(static_cast<double>(shape.members));
       value = r.at_n_seconds;
       results.push_back(r);

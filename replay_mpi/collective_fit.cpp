@@ -97,6 +97,18 @@ CollectiveFit fit_collective(const std::vector<int>& sizes, const std::vector<do
   return fits.front();
 }
 
+std::vector<std::size_t> fit_points(const std::vector<int>& sizes, std::int64_t members) {
+  const auto power_of_two = [](std::int64_t p) { return p > 0 && (p & (p - 1)) == 0; };
+  std::vector<std::size_t> alike;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (power_of_two(sizes[i]) == power_of_two(members)) alike.push_back(i);
+  }
+  if (alike.size() >= 3) return alike;
+  std::vector<std::size_t> all(sizes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}
+
 std::vector<int> sample_sizes(int processes) {
   std::vector<int> sizes;
   for (int p = 2; p <= std::min(processes, 16); ++p) sizes.push_back(p);

@@ -64,6 +64,7 @@ ordered_json to_json(const ReplayResult& r) {
                            {"members", c.members},
                            {"sizes", c.sizes},
                            {"seconds", c.seconds},
+                           {"fit_sizes", c.fit_sizes},
                            {"fit", c.fit.equation()},
                            {"coefficients", {c.fit.a, c.fit.b, c.fit.c}},
                            {"max_residual", c.fit.max_relative_residual},
@@ -186,6 +187,12 @@ ReplayResult replay_result_of(const json& j) {
       col.members = core::json_integer(c.at("members"), 1);
       c.at("sizes").get_to(col.sizes);
       for (const json& t : c.at("seconds")) col.seconds.push_back(core::json_number(t, 0));
+      // Absent in results written before the fit took the sizes of N's kind: all of them.
+      if (c.contains("fit_sizes")) {
+        c.at("fit_sizes").get_to(col.fit_sizes);
+      } else {
+        col.fit_sizes = col.sizes;
+      }
       const json& k = c.at("coefficients");
       core::json_require(k.is_array() && k.size() == 3, k, "three coefficients a, b, c");
       col.fit = {core::json_number(k[0]), core::json_number(k[1]), core::json_number(k[2])};

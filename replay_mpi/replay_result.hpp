@@ -44,6 +44,7 @@ struct CollectiveResult {
   std::int64_t members = 0;     // communicator size at N
   std::vector<int> sizes;       // P measured
   std::vector<double> seconds;  // slowest member's mean time at each P
+  std::vector<int> fit_sizes;   // the P the fit was made from (fit_points)
   CollectiveFit fit;
   double at_n_seconds = 0;
 };
