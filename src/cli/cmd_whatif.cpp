@@ -12,17 +12,19 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
 #include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
-#include "cli/platform_variants.hpp"
+#include "cli/platform_variant_flags.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
 #include "core/process_pool.hpp"
 #include "model/slt_json.hpp"
+#include "predict/checked_trace.hpp"
+#include "predict/platform_variants.hpp"
+#include "predict/simulation_json.hpp"
 #include "report/report_files.hpp"
 #include "report/whatif_plot.hpp"
 #include "report/whatif_report.hpp"
@@ -53,9 +55,9 @@ struct VariantTexts {
 };
 
 // The platforms (files, each once) and the changes asked of them, parsed.
-VariantRequest variant_request(const std::vector<std::string>& platforms,
-                               const VariantTexts& texts) {
-  VariantRequest request;
+predict::VariantRequest variant_request(const std::vector<std::string>& platforms,
+                                        const VariantTexts& texts) {
+  predict::VariantRequest request;
   for (const std::string& p : platforms) {
     if (!fs::is_regular_file(p)) throw UsageError(fmt::format("--platform: no file '{}'", p));
     for (const std::string& seen : request.platforms) {
@@ -110,13 +112,14 @@ void predict_variant(const WhatifRun& run, const model::SltScaledTrace& trace, s
     progress(fmt::format("{} FAILED: {}", where, e.what()));
     return;
   }
-  if (const auto problem = unusable_pet(result, trace)) {
+  if (const auto problem = predict::unusable_pet(result, trace)) {
     out.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
     progress(fmt::format("{} refused: PET = {}", where, result.pet));
     return;
   }
-  report::write_text(run.dir / fmt::format("sim-{}-{}.json", variant.id, n),
-                     simulation_json(result, run.slt_file, trace.warnings()).dump(2) + "\n");
+  report::write_text(
+      run.dir / fmt::format("sim-{}-{}.json", variant.id, n),
+      predict::simulation_json(result, run.slt_file, trace.warnings()).dump(2) + "\n");
   out.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
   progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
                        result.cost.events, result.cost.wall_seconds));
@@ -127,9 +130,9 @@ NOutcome predict_n(const WhatifRun& run, const model::Slt& slt, const generate::
                    const std::vector<report::WhatifVariant>& variants, std::int64_t n) {
   NOutcome out;
   const std::string at = fmt::format("[N = {}]", n);
-  const auto trace = checked_trace(slt, n, policy, out.warnings, [&](const std::string& what) {
-    progress(fmt::format("{} {}", at, what));
-  });
+  const auto trace = predict::checked_trace(
+      slt, n, policy, out.warnings,
+      [&](const std::string& what) { progress(fmt::format("{} {}", at, what)); });
   if (!trace) return out;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     predict_variant(run, *trace, n, variants[v], v, out);
@@ -228,7 +231,7 @@ int run_whatif(const Args& args) {
   const std::vector<std::int64_t> counts = parse_process_counts(counts_text, "-n");
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
   if (jobs < 1) throw UsageError("--jobs must be at least 1");
-  const VariantRequest request =
+  const predict::VariantRequest request =
       variant_request(platforms, {speedups_text, bandwidth_text, latency_text, topology_text});
   flags.platform = request.platforms.front();
   const sim::SimOptions engine = simulation_options(flags);  // checks the engine flags
@@ -237,7 +240,8 @@ int run_whatif(const Args& args) {
   const auto started = std::chrono::steady_clock::now();
 
   report::WhatifPrediction prediction;
-  std::vector<PlannedVariant> planned = plan_variants(request, prediction.warnings);
+  std::vector<predict::PlannedVariant> planned =
+      predict::plan_variants(request, prediction.warnings);
   for (const std::string& w : prediction.warnings) progress(fmt::format("NOT BUILT: {}", w));
   if (planned.empty()) {
     fmt::print(stderr, "p3s whatif: no platform variant could be built\n");
@@ -254,7 +258,7 @@ int run_whatif(const Args& args) {
 
   prepare_report_dir(dir, force, whatif_file);
   const WhatifRun run{dir, slt_file, flags};
-  for (PlannedVariant& v : planned) {
+  for (predict::PlannedVariant& v : planned) {
     if (v.spec) {
       v.variant.platform = (dir / fmt::format("platform-{}.xml", v.variant.id)).string();
       sim::write_platform(*v.spec, v.variant.platform);

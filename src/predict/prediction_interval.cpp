@@ -1,14 +1,14 @@
-#include "cli/prediction_interval.hpp"
+#include "predict/prediction_interval.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "cli/checked_trace.hpp"
+#include "predict/checked_trace.hpp"
 #include "sim/simulate.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 std::vector<std::string> phase_names(const model::SltScaledTrace& trace) {
   std::vector<std::string> names;
@@ -88,4 +88,4 @@ report::Interval replayed_interval(const replay::ReplayResult& replayed) {
   return interval;
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -15,7 +15,7 @@
 #include "report/scaling_prediction.hpp"
 #include "sim/sim_options.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // [low, high] at N from simulating the SLT with its fits at both ends of their bands at
 // `level`; nothing, with "N = ..: no interval: why" in `warnings`, when a fit has no band (an
@@ -52,4 +52,4 @@ std::vector<std::string> phase_names(const model::SltScaledTrace& trace);
 // repetition (the slowest rank's time in each), weighted, widened to hold the replayed PET.
 report::Interval replayed_interval(const replay::ReplayResult& replayed);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,4 +1,4 @@
-#include "cli/checked_trace.hpp"
+#include "predict/checked_trace.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 
 #include "model/trace_consistency.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 std::unique_ptr<model::SltScaledTrace> checked_trace(
     const model::Slt& slt, std::int64_t n, const generate::Policy& policy,
@@ -49,4 +49,4 @@ std::optional<std::string> unusable_pet(const sim::SimResult& result,
       trace.nprocs(), result.pet, fmt::join(weights, ", "));
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

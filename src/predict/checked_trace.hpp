@@ -14,7 +14,7 @@
 #include "model/slt_scaled_trace.hpp"
 #include "sim/sim_result.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // The SLT at N under `policy` (generate/instantiation.hpp), checked for consistency. When N
 // cannot be predicted (refused under the policy, an inconsistent ST4NP), returns nothing and
@@ -29,4 +29,4 @@ std::unique_ptr<model::SltScaledTrace> checked_trace(
 std::optional<std::string> unusable_pet(const sim::SimResult& result,
                                         const model::SltScaledTrace& trace);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,4 +1,4 @@
-#include "cli/replay_launch.hpp"
+#include "predict/replay_launch.hpp"
 
 #include <fmt/core.h>
 #include <sys/wait.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-namespace p3s::cli {
+namespace p3s::predict {
 namespace fs = std::filesystem;
 namespace {
 
@@ -62,4 +62,4 @@ replay::ReplayResult launch_replay(const ReplayLaunch& launch) {
   return replay::read_replay_result(launch.output);
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,17 +1,15 @@
 #pragma once
 // What `p3s model` and `p3s predict` share: a run's signature as the model needs it, and the
 // SLT built from training runs and measurable runs.
-#include <memory>
+#include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "model/slt.hpp"
 #include "model/slt_builder.hpp"
 #include "signature/signature.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // A run's signature with every rank's phases, relevant or not (the model applies the
 // threshold to each phase of the run as a whole), analysed from the traces: a signature.json
@@ -28,15 +26,14 @@ struct ModelRequest {
   // Runs whose run.json says incomplete (a rank aborted or was killed) are refused unless set;
   // then they are used with a warning.
   bool allow_incomplete = false;
+  // Hears each warning, as a line: the library prints nothing itself.
+  std::function<void(const std::string&)> warning;
 };
 
 // The SLT of training signatures (and measurable runs' signatures), with the traced command
-// as its application, and the hold-out run's counterparts of its phases. Throws UsageError when
-// the runs do not belong together, or when a run is incomplete and allow_incomplete is not set
-// (its phases and weights stop where the run stopped).
+// as its application, and the hold-out run's counterparts of its phases. Throws
+// core::RequestError when the runs do not belong together, or when a run is incomplete and
+// allow_incomplete is not set (its phases and weights stop where the run stopped).
 model::BuiltSlt build_model(const ModelRequest& request);
 
-// The coverage of every training run, and the phases that keep it below `minimum`, in words.
-std::string coverage_text(const model::Slt& slt, double minimum);
-
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -11,7 +11,7 @@
 #include "report/whatif_report.hpp"
 #include "sim/platform_spec.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // A factor as the user wrote it: "x2" or "*2" (times 2), "/2" (divided by 2).
 struct ScaleFactor {
@@ -19,13 +19,8 @@ struct ScaleFactor {
   double factor = 1;
 };
 
-// "x2,/2": throws UsageError naming `flag` for a bare number ("2": times or divided by?), a
-// factor that is not a positive number, or the same factor twice ("x2,*2").
-std::vector<ScaleFactor> parse_scale_factors(const std::string& text, const std::string& flag);
-// "1,2": positive numbers, each once.
-std::vector<double> parse_cpu_speedups(const std::string& text);
-// "fat-tree,torus": topology names, each once.
-std::vector<sim::Topology> parse_topologies(const std::string& text);
+// Factors within a part in 10^12 are the same (x2 and /0.5).
+bool same_factor(double a, double b);
 
 struct VariantRequest {
   std::vector<std::string> platforms;  // files, each once
@@ -46,4 +41,4 @@ struct PlannedVariant {
 std::vector<PlannedVariant> plan_variants(const VariantRequest& request,
                                           std::vector<std::string>& refused);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,4 +1,4 @@
-#include "cli/phase_cross_check.hpp"
+#include "predict/phase_cross_check.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -10,10 +10,10 @@
 #include <tuple>
 #include <utility>
 
-#include "cli/platform_probe.hpp"
 #include "core/op.hpp"
+#include "predict/platform_probe.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 namespace {
 
 std::string bytes_text(std::int64_t bytes) {
@@ -193,4 +193,4 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
   return out;
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

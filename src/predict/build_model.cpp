@@ -1,4 +1,4 @@
-#include "cli/model_inputs.hpp"
+#include "predict/build_model.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "cli/commands.hpp"
+#include "core/request_error.hpp"
 #include "model/logical_phases.hpp"
 #include "model/model_runs.hpp"
 #include "model/slt_builder.hpp"
 #include "signature/run_analysis.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 signature::Signature signature_of(const std::string& run) {
   signature::AnalysisOptions options;
@@ -84,14 +84,15 @@ void check_runs_belong_together(const ModelRequest& request) {
     std::filesystem::path dir = std::filesystem::weakly_canonical(sig->run_dir, ec);
     if (ec) dir = sig->run_dir;
     if (std::find(seen.begin(), seen.end(), dir) != seen.end()) {
-      throw UsageError(fmt::format("{} is given twice: each run counts once", sig->run_dir));
+      throw core::RequestError(
+          fmt::format("{} is given twice: each run counts once", sig->run_dir));
     }
     seen.push_back(dir);
   }
   for (std::size_t i = 1; i < compared; ++i) {
     const signature::Signature* first = all.front();
     if (!same_program(*first, *all[i])) {
-      throw UsageError(fmt::format(
+      throw core::RequestError(fmt::format(
           "the runs are not one program: {} ran `{}`, {} ran `{}` (their commands may differ in "
           "numbers only: the process count, a grid, a size; runs of a smaller workload go after "
           "--measurable)",
@@ -113,11 +114,12 @@ model::BuiltSlt build_model(const ModelRequest& request) {
     const std::optional<std::string> why = incompleteness(*sig);
     if (!why) continue;
     if (!request.allow_incomplete) {
-      throw UsageError(*why +
-                       ": its phases and weights stop where it stopped; trace it again, or give "
-                       "--allow-incomplete to model it anyway");
+      throw core::RequestError(
+          *why +
+          ": its phases and weights stop where it stopped; trace it again, or give "
+          "--allow-incomplete to model it anyway");
     }
-    fmt::print(stderr, "WARNING: {}: modelled anyway (--allow-incomplete)\n", *why);
+    if (request.warning) request.warning(*why + ": modelled anyway (--allow-incomplete)");
   }
   model::RunsForModel runs =
       model::runs_for_model(request.training, request.measurable, request.holdout);
@@ -131,7 +133,7 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   try {
     built = model::build_slt(inputs);
   } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+    throw core::RequestError(e.what());
   }
   built.slt.notes.insert(built.slt.notes.end(), runs.notes.begin(), runs.notes.end());
   if (!request.training.empty()) {
@@ -143,18 +145,4 @@ model::BuiltSlt build_model(const ModelRequest& request) {
   return built;
 }
 
-std::string coverage_text(const model::Slt& slt, double minimum) {
-  std::string out = "coverage (share of each training run's time in exactly modelled phases):\n";
-  for (const model::RunCoverage& c : slt.coverage) {
-    const bool short_of = c.modelled < minimum;
-    out += fmt::format("  n = {:<6} {:6.1f} %  {}{}\n", c.n, 100 * c.modelled, c.run,
-                       short_of ? "   BELOW " + fmt::format("{:.0f} %", 100 * minimum) : "");
-    if (!short_of) continue;
-    for (const model::RunCoverage::Missing& m : c.missing) {
-      out += fmt::format("      {:5.1f} %  {}: {}\n", 100 * m.share, m.phase, m.why);
-    }
-  }
-  return out;
-}
-
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,4 +1,4 @@
-#include "cli/scaling_prediction_run.hpp"
+#include "predict/predict_scaling.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -10,20 +10,20 @@
 #include <set>
 #include <utility>
 
-#include "cli/checked_trace.hpp"
-#include "cli/phase_cross_check.hpp"
-#include "cli/prediction_interval.hpp"
-#include "cli/replay_launch.hpp"
-#include "cli/simulation_table.hpp"
 #include "core/process_pool.hpp"
 #include "core/trace_format.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
+#include "predict/checked_trace.hpp"
+#include "predict/phase_cross_check.hpp"
+#include "predict/prediction_interval.hpp"
+#include "predict/replay_launch.hpp"
+#include "predict/simulation_json.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
 #include "sim/simulate.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 namespace {
 
 // The share of a run's time the trace's phases stand for: in the training run at n when there
@@ -375,4 +375,4 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   return prediction;
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,4 +1,4 @@
-#include "cli/platform_probe.hpp"
+#include "predict/platform_probe.hpp"
 
 #include <functional>
 #include <numeric>
@@ -9,7 +9,7 @@
 #include "core/scaled_trace.hpp"
 #include "sim/simulate.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 namespace {
 
 // One phase of one repetition's events, the same shape on every rank.
@@ -84,4 +84,4 @@ double platform_collective_seconds(const sim::SimOptions& options, core::Op op, 
   return probe_seconds(trace, options);
 }
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -24,7 +24,7 @@
 #include "sim/sim_options.hpp"
 #include "sim/sim_result.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // What one branch of a phase moves, per repetition, replayed against simulated.
 struct CauseEvidence {
@@ -51,4 +51,4 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
                                                    double tolerance,
                                                    const sim::SimOptions& options);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -7,7 +7,7 @@
 
 #include "replay_mpi/replay_result.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 struct ReplayLaunch {
   std::string launcher;  // e.g. "mpirun -np 16 --hostfile H", run by /bin/sh
@@ -25,4 +25,4 @@ std::filesystem::path replay_program();
 // fails (exit status and the replay's own message are on the terminal) or writes no result.
 replay::ReplayResult launch_replay(const ReplayLaunch& launch);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -1,11 +1,11 @@
-// The cross-check's rule for naming causes (cli/phase_cross_check): a branch is a cause when
+// The cross-check's rule for naming causes (predict/phase_cross_check): a branch is a cause when
 // what it moves per repetition is at least half the tolerance of the simulated PhaseET, the
 // largest first, whatever its sign.
 #include <gtest/gtest.h>
 
-#include "cli/phase_cross_check.hpp"
+#include "predict/phase_cross_check.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 namespace {
 
 std::vector<std::string> branches(const std::vector<CauseEvidence>& causes) {
@@ -34,4 +34,4 @@ TEST(CrossCheckCauses, APhaseTheSimulationGivesNoTimeIsFlaggedWhenTheReplayMeasu
 }
 
 }  // namespace
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -10,18 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "cli/model_inputs.hpp"
 #include "generate/instantiation.hpp"
+#include "predict/build_model.hpp"
 #include "report/scaling_prediction.hpp"
 #include "sim/sim_options.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 struct PredictionRequest {
   std::vector<std::string> runs;        // traced run directories at several n
   std::vector<std::string> measurable;  // runs of a smaller workload, for the compute model
   std::vector<std::int64_t> targets;    // N to predict (the traced n are predicted too)
-  ModelRequest model;  // threshold, scaling, allow_incomplete; the signatures are filled in
+  // threshold, scaling, allow_incomplete and the sink of the model's warnings; the signatures
+  // are filled in
+  ModelRequest model;
   bool weak_scaling = false;
   generate::Policy policy;      // how the SLT is instantiated at each N
   bool interval = true;         // bound every PET with the model's fits at the ends of their bands
@@ -39,7 +41,9 @@ struct PredictionRequest {
   // was).
   std::filesystem::path dir;
   std::function<void()> prepare_dir;
-  std::function<void(const std::string&)> progress;  // each step, as a line
+  // Each step, as a line: the library prints nothing itself (the model's warnings go to
+  // model.warning).
+  std::function<void(const std::string&)> progress;
 };
 
 // No phase of the training runs is relevant: there is nothing to predict.
@@ -49,8 +53,8 @@ class NothingToPredict : public std::runtime_error {
 };
 
 // The prediction at every N that could be made; the others are named in its warnings. Throws
-// NothingToPredict, UsageError (runs that do not belong together, incomplete runs) and the
-// readers' errors.
+// NothingToPredict, core::RequestError (runs that do not belong together, incomplete runs)
+// and the readers' errors.
 report::ScalingPrediction predict_scaling(PredictionRequest request);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict

@@ -8,7 +8,7 @@
 #include "core/op.hpp"
 #include "sim/sim_options.hpp"
 
-namespace p3s::cli {
+namespace p3s::predict {
 
 // Two ranks on one host (`same_node`) or on two, each sending the other `bytes` at once: the
 // time of one such exchange (s), as a received message's post-to-completion time.
@@ -19,4 +19,4 @@ double platform_message_seconds(const sim::SimOptions& options, std::int64_t byt
 double platform_collective_seconds(const sim::SimOptions& options, core::Op op, std::int64_t bytes,
                                    std::int64_t rbytes, int members);
 
-}  // namespace p3s::cli
+}  // namespace p3s::predict
