@@ -1,4 +1,4 @@
-#include "ti_import/ti_list.hpp"
+#include "ti/ti_list.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -7,7 +7,7 @@
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 namespace fs = std::filesystem;
 
 namespace {
@@ -68,4 +68,4 @@ std::vector<fs::path> read_ti_list(const fs::path& list, const fs::path& cwd) {
   return files;
 }
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

@@ -1,4 +1,4 @@
-#include "ti_import/ti_rank_converter.hpp"
+#include "ti/ti_rank_converter.hpp"
 
 #include <charconv>
 #include <climits>
@@ -10,9 +10,9 @@
 #include "core/checked_math.hpp"
 #include "core/smpi_datatype.hpp"
 #include "core/trace_format.hpp"
-#include "ti_import/ti_requests.hpp"
+#include "ti/ti_requests.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 namespace {
 
 // How the arguments of an action are laid out, and so how it is converted.
@@ -685,4 +685,4 @@ core::RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& 
   return RankConverter(trace, rank, timing).convert();
 }
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

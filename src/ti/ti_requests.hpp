@@ -7,7 +7,7 @@
 
 #include "core/event.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 // How TI wait and test lines name a request: source, destination and tag as SMPI writes them
 // (world ranks, kTiUndefinedPeer, kTiAnyTag).
@@ -45,4 +45,4 @@ class TiPendingRequests {
   std::vector<TiPendingRequest> pending_;
 };
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

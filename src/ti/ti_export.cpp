@@ -1,4 +1,4 @@
-#include "sim/ti_export.hpp"
+#include "ti/ti_export.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -11,9 +11,9 @@
 #include <unordered_set>
 
 #include "core/rank_program.hpp"
-#include "sim/session_plan.hpp"
+#include "core/session_plan.hpp"
 
-namespace p3s::sim {
+namespace p3s::ti {
 namespace {
 
 using core::Op;
@@ -180,7 +180,7 @@ class ActionWriter {
 };
 
 std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::filesystem::path& dir,
-                                   const SessionPlan& plan, const TiExportOptions& o) {
+                                   const core::SessionPlan& plan, const TiExportOptions& o) {
   std::filesystem::create_directories(dir);
   std::filesystem::path list_path = dir / "ti.list";
   std::ofstream list(list_path);
@@ -192,7 +192,7 @@ std::filesystem::path write_traces(const core::ScaledTrace& trace, const std::fi
     text.clear();
     fmt::format_to(std::back_inserter(text), "{} init\n", rank);
     ActionWriter writer(rank, trace.nprocs(), o.host_speed, text);
-    for (const SessionPlan::Segment& segment : plan.segments) {
+    for (const core::SessionPlan::Segment& segment : plan.segments) {
       events.clear();
       trace.phase_events(segment.phase, rank, events);
       const core::RankProgram program = core::compile_rank_program(events, o.cpu_speedup);
@@ -215,14 +215,16 @@ std::vector<std::filesystem::path> export_ti(const core::ScaledTrace& trace,
   if (!(options.host_speed > 0) || !(options.cpu_speedup > 0)) {
     throw std::invalid_argument("host speed and CPU speedup must be positive");
   }
-  if (options.mode == SimMode::Full) return {write_traces(trace, dir, full_plan(trace), options)};
+  if (options.layout == TiLayout::Full) {
+    return {write_traces(trace, dir, core::full_plan(trace), options)};
+  }
   std::vector<std::filesystem::path> lists;
   lists.reserve(trace.phases().size());
   for (int p = 0; p < static_cast<int>(trace.phases().size()); ++p) {
     lists.push_back(write_traces(trace, dir / fmt::format("phase-{}", p),
-                                 phase_plan(p, options.measured_repetitions), options));
+                                 core::phase_plan(p, options.measured_repetitions), options));
   }
   return lists;
 }
 
-}  // namespace p3s::sim
+}  // namespace p3s::ti

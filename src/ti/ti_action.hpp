@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 // What SMPI writes for a peer it cannot name as a world rank (MPI_ANY_SOURCE, MPI_PROC_NULL:
 // it writes MPI_UNDEFINED) and for MPI_ANY_TAG.
@@ -37,4 +37,4 @@ struct TiTrace {
 // missing final newline are accepted. Every rank 0..N-1 must have actions.
 TiTrace read_ti_trace(const std::vector<std::filesystem::path>& files);
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

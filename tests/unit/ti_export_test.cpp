@@ -1,4 +1,6 @@
 // TI export: the actions SimGrid 3.32's replay reads, one file per rank and a list.
+#include "ti/ti_export.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,10 +9,12 @@
 #include <string>
 
 #include "sim/synthetic_trace.hpp"
-#include "sim/ti_export.hpp"
 
-namespace p3s::sim {
+namespace p3s::ti {
 namespace {
+
+using sim::StencilShape;
+using sim::StencilTrace;
 
 std::string read(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -20,7 +24,7 @@ std::string read(const std::filesystem::path& file) {
 }
 
 std::filesystem::path fresh_dir(const std::string& name) {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "p3s_sim_ti_test" / name;
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "p3s_ti_export_test" / name;
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -61,7 +65,7 @@ TEST(TiExport, PerPhaseWritesOneTraceSetPerPhase) {
   shape.side = 2;
   const std::filesystem::path dir = fresh_dir("per-phase");
   TiExportOptions o;
-  o.mode = SimMode::PerPhase;
+  o.layout = TiLayout::PerPhase;
   o.measured_repetitions = 2;
   const auto lists = export_ti(StencilTrace(shape), dir, o);
   ASSERT_EQ(lists.size(), 2u);
@@ -73,4 +77,4 @@ TEST(TiExport, PerPhaseWritesOneTraceSetPerPhase) {
 }
 
 }  // namespace
-}  // namespace p3s::sim
+}  // namespace p3s::ti

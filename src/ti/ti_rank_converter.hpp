@@ -3,9 +3,9 @@
 #include <string>
 
 #include "core/event.hpp"
-#include "ti_import/ti_action.hpp"
+#include "ti/ti_action.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 // What the import knows of the machine: TI traces count compute in flops and have no clock.
 struct TiTiming {
@@ -23,4 +23,4 @@ std::string ti_cpu_clock(const TiTiming& timing);
 // meaning the trace has lost.
 core::RankTrace convert_ti_rank(const TiTrace& trace, int rank, const TiTiming& timing);
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

@@ -1,4 +1,4 @@
-#include "ti_import/ti_action.hpp"
+#include "ti/ti_action.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 namespace fs = std::filesystem;
 
 namespace {
@@ -104,4 +104,4 @@ TiTrace read_ti_trace(const std::vector<fs::path>& files) {
   return trace;
 }
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

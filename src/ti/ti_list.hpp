@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 // Reads LIST and finds each file it names. SMPI writes the names as given to it, relative to
 // the directory smpirun ran in, into LIST_files/ beside LIST; so a relative name is looked up
@@ -13,4 +13,4 @@ namespace p3s::ti_import {
 std::vector<std::filesystem::path> read_ti_list(const std::filesystem::path& list,
                                                 const std::filesystem::path& cwd);
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

@@ -8,7 +8,7 @@
 #include "core/event.hpp"
 #include "core/run_dir.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 struct TiImportOptions {
   double flops_per_second = 0;  // host speed turning TI compute (flops) into CPU time; > 0
@@ -30,4 +30,4 @@ TiImport import_ti(const std::filesystem::path& list, const TiImportOptions& opt
 // Writes the rank traces and run.json into `run_dir`, which must exist.
 void write_ti_import(const std::filesystem::path& run_dir, const TiImport& import);
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

@@ -1,4 +1,4 @@
-#include "ti_import/ti_import.hpp"
+#include "ti/ti_import.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,11 @@
 #include "core/format_error.hpp"
 #include "core/text_file.hpp"
 #include "core/trace_format.hpp"
-#include "ti_import/ti_action.hpp"
-#include "ti_import/ti_list.hpp"
-#include "ti_import/ti_rank_converter.hpp"
+#include "ti/ti_action.hpp"
+#include "ti/ti_list.hpp"
+#include "ti/ti_rank_converter.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 namespace fs = std::filesystem;
 
 namespace {
@@ -75,4 +75,4 @@ void write_ti_import(const fs::path& run_dir, const TiImport& import) {
   core::write_run_info(run_dir, import.info);
 }
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti

@@ -1,8 +1,8 @@
-#include "ti_import/ti_requests.hpp"
+#include "ti/ti_requests.hpp"
 
-#include "ti_import/ti_action.hpp"
+#include "ti/ti_action.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 
 std::optional<std::size_t> TiPendingRequests::find(const TiRequestKey& key) const {
   // User tags are never negative; SMPI tags the requests of its collectives with negative ones.
@@ -31,4 +31,4 @@ std::vector<TiPendingRequest> TiPendingRequests::take_all() {
   return all;
 }
 
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti
