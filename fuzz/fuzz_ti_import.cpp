@@ -7,7 +7,7 @@
 #include "core/run_dir.hpp"
 #include "core/trace_format.hpp"
 #include "fuzz_input.hpp"
-#include "ti_import/ti_import.hpp"
+#include "ti/ti_import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p3s;
@@ -19,9 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   std::ios::binary)
         << parts[i];
   }
-  ti_import::TiImport import;
+  ti::TiImport import;
   try {
-    import = ti_import::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
+    import = ti::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
   } catch (const core::FormatError&) {
     return 0;
   }

@@ -14,7 +14,7 @@
 
 #include "sim/simulate.hpp"
 #include "sim/synthetic_trace.hpp"
-#include "sim/ti_export.hpp"
+#include "ti/ti_export.hpp"
 
 int main(int argc, char** argv) {
   using namespace p3s::sim;
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!ti_dir.empty()) {  // kept out of the simulation's timing
-      export_ti(trace, ti_dir, TiExportOptions{});
+      p3s::ti::export_ti(trace, ti_dir, p3s::ti::TiExportOptions{});
       return 0;
     }
     const SimResult result = simulate(trace, options);

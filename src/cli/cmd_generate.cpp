@@ -15,7 +15,7 @@
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "model/trace_consistency.hpp"
-#include "sim/ti_export.hpp"
+#include "ti/ti_export.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -106,8 +106,8 @@ int run_generate(const Args& args) {
 
   fmt::print("consistent: every send has its receive, every collective all its members\n");
   if (!ti_dir.empty()) {
-    sim::TiExportOptions options;
-    const auto lists = sim::export_ti(trace, ti_dir, options);
+    ti::TiExportOptions options;
+    const auto lists = ti::export_ti(trace, ti_dir, options);
     fmt::print("SimGrid TI traces written: {}\n", lists.front().string());
   }
   return 0;

@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/run_options.hpp"
-#include "ti_import/ti_import.hpp"
+#include "ti/ti_import.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -49,14 +49,13 @@ int run_import_ti(const Args& args) {
     throw UsageError("--flops-per-second must be a positive number");
   }
 
-  ti_import::TiImportOptions options{flops_per_second, parse_workload(workload),
-                                     fs::current_path()};
-  ti_import::TiImport import = ti_import::import_ti(list, options);
+  ti::TiImportOptions options{flops_per_second, parse_workload(workload), fs::current_path()};
+  ti::TiImport import = ti::import_ti(list, options);
   // Only now, with the whole trace read and converted, is anything in DIR touched.
   fs::path dir = fs::absolute(out);
   const RunDirLock lock(dir);
   prepare_run_dir(dir, vm.count("force") > 0);
-  ti_import::write_ti_import(dir, import);
+  ti::write_ti_import(dir, import);
   std::size_t events = 0;
   for (const auto& rank : import.ranks) events += rank.events.size();
   fmt::print(stderr, "p3s trace import-ti: {} ranks ({}), {} events, {:.6f} s synthetic -> {}\n",

@@ -9,13 +9,13 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "cli/model_inputs.hpp"
 #include "cli/parse_options.hpp"
 #include "cli/share_option.hpp"
 #include "model/holdout_check.hpp"
 #include "model/logical_phases.hpp"
 #include "model/slt_json.hpp"
 #include "model/undecided_rules.hpp"
+#include "predict/build_model.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -75,6 +75,21 @@ void print_compute(const model::PhaseCompute& c, const std::string& metric) {
     }
   }
   for (const std::string& note : c.notes) fmt::print("  compute note: {}\n", note);
+}
+
+// The coverage of every training run, and the phases that keep it below `minimum`, in words.
+std::string coverage_text(const model::Slt& slt, double minimum) {
+  std::string out = "coverage (share of each training run's time in exactly modelled phases):\n";
+  for (const model::RunCoverage& c : slt.coverage) {
+    const bool short_of = c.modelled < minimum;
+    out += fmt::format("  n = {:<6} {:6.1f} %  {}{}\n", c.n, 100 * c.modelled, c.run,
+                       short_of ? "   BELOW " + fmt::format("{:.0f} %", 100 * minimum) : "");
+    if (!short_of) continue;
+    for (const model::RunCoverage::Missing& m : c.missing) {
+      out += fmt::format("      {:5.1f} %  {}: {}\n", 100 * m.share, m.phase, m.why);
+    }
+  }
+  return out;
 }
 
 // Undecided rules whose readings differ at no more than this share of the n beyond the largest
@@ -196,7 +211,7 @@ int run_model(const Args& args) {
   if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
   const double minimum = parse_share(min_coverage, "--min-coverage");
 
-  ModelRequest request;
+  predict::ModelRequest request;
   request.threshold = threshold;
   try {
     request.scaling = model::work_scaling_from_name(scaling);
@@ -204,10 +219,13 @@ int run_model(const Args& args) {
     throw UsageError(fmt::format("--scaling: {}", e.what()));
   }
   request.allow_incomplete = allow_incomplete;
-  for (const std::string& run : runs) request.training.push_back(signature_of(run));
-  for (const std::string& run : measurable) request.measurable.push_back(signature_of(run));
-  if (!holdout.empty()) request.holdout = signature_of(holdout);
-  model::BuiltSlt built = build_model(request);
+  request.warning = print_warning;
+  for (const std::string& run : runs) request.training.push_back(predict::signature_of(run));
+  for (const std::string& run : measurable) {
+    request.measurable.push_back(predict::signature_of(run));
+  }
+  if (!holdout.empty()) request.holdout = predict::signature_of(holdout);
+  model::BuiltSlt built = predict::build_model(request);
   model::Slt& slt = built.slt;
   std::optional<model::HoldoutCheck> check;
   if (built.holdout) check = model::check_holdout(slt, *built.holdout, built.holdout_phase);

@@ -1,6 +1,6 @@
 // p3s predict: the options of the whole pipeline from traced runs to a scaling report, and the
 // report's files (a table, CSV, JSON and an SVG picture of the scaling curve). The pipeline
-// itself is predict_scaling (scaling_prediction_run.hpp).
+// itself is predict_scaling (predict/predict_scaling.hpp).
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -16,9 +16,9 @@
 #include "cli/parse_options.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
-#include "cli/scaling_prediction_run.hpp"
 #include "cli/simulation_setup.hpp"
 #include "core/process_pool.hpp"
+#include "predict/predict_scaling.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 
@@ -125,7 +125,7 @@ int run_predict(const Args& args) {
     throw UsageError(fmt::format("--scaling '{}' is neither strong nor weak", scaling));
   }
   const std::vector<std::int64_t> targets = parse_process_counts(targets_text, "--targets");
-  PredictionRequest request;
+  predict::PredictionRequest request;
   request.runs = runs;
   request.measurable = measurable;
   request.targets = targets;
@@ -140,6 +140,7 @@ int run_predict(const Args& args) {
     request.model.scaling = model::work_scaling_from_name(scaling);
   }
   request.model.allow_incomplete = allow_incomplete;
+  request.model.warning = print_warning;
   request.policy = instantiation.policy();
   request.interval = interval == "fits";
   request.interval_level = interval_level;
@@ -153,8 +154,8 @@ int run_predict(const Args& args) {
   const auto started = std::chrono::steady_clock::now();
   report::ScalingPrediction prediction;
   try {
-    prediction = predict_scaling(std::move(request));
-  } catch (const NothingToPredict& e) {
+    prediction = predict::predict_scaling(std::move(request));
+  } catch (const predict::NothingToPredict& e) {
     fmt::print(stderr, "p3s predict: error: {}\n", e.what());
     return 1;
   }

@@ -9,8 +9,8 @@
 #include "cli/commands.hpp"
 #include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
-#include "cli/replay_launch.hpp"
 #include "cli/simulation_table.hpp"
+#include "predict/replay_launch.hpp"
 
 namespace p3s::cli {
 
@@ -59,7 +59,7 @@ int run_replay(const Args& args) {
   if (std::filesystem::exists(output) && !force) {
     throw UsageError(fmt::format("-o {}: exists; give --force to replace it", output));
   }
-  ReplayLaunch launch{launcher, slt, nprocs, output, {}};
+  predict::ReplayLaunch launch{launcher, slt, nprocs, output, {}};
   launch.extra = {"--ranks-per-node", std::to_string(ranks_per_node),
                   "--mapping",        mapping,
                   "--phases",         phases,
@@ -74,7 +74,7 @@ int run_replay(const Args& args) {
     if (set) launch.extra.push_back(flag);
 
   fmt::print("replaying {} at N = {} with: {}\n", slt, nprocs, launcher);
-  const replay::ReplayResult r = launch_replay(launch);
+  const replay::ReplayResult r = predict::launch_replay(launch);
   std::vector<sim::PhaseTime> phases_out;
   for (const replay::PhaseResult& p : r.phases)
     phases_out.push_back(

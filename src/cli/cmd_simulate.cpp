@@ -11,6 +11,7 @@
 #include "cli/simulation_table.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
+#include "predict/simulation_json.hpp"
 #include "report/report_files.hpp"
 #include "sim/simulate.hpp"
 
@@ -65,8 +66,8 @@ int run_simulate(const Args& args) {
   print_simulation_table(result);
 
   if (!json_file.empty()) {
-    report::write_text(json_file,
-                       simulation_json(result, slt_file, trace->warnings()).dump(2) + "\n");
+    report::write_text(
+        json_file, predict::simulation_json(result, slt_file, trace->warnings()).dump(2) + "\n");
     fmt::print("JSON written to {}\n", json_file);
   }
   return 0;

@@ -1,7 +1,8 @@
 // p3s whatif: one model on the platforms a user is weighing. The SLT is instantiated at every
 // N once and simulated on every platform variant (other platform files, links with more
 // bandwidth or less latency, another topology, a faster CPU); the report is a table of the PETs
-// with each variant's speedup over the first, CSV, JSON and one picture of the curves.
+// with each variant's speedup over the first, CSV, JSON and one picture of the curves. The
+// simulations themselves are predict::simulate_variants (predict/variant_simulations.hpp).
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -9,24 +10,23 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
-#include <nlohmann/json.hpp>
-#include <stdexcept>
 
-#include "cli/checked_trace.hpp"
 #include "cli/commands.hpp"
 #include "cli/instantiation_flags.hpp"
 #include "cli/parse_options.hpp"
-#include "cli/platform_variants.hpp"
+#include "cli/platform_variant_flags.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
-#include "cli/simulation_table.hpp"
 #include "core/process_pool.hpp"
 #include "model/slt_json.hpp"
+#include "predict/platform_variants.hpp"
+#include "predict/variant_simulations.hpp"
 #include "report/report_files.hpp"
 #include "report/whatif_plot.hpp"
 #include "report/whatif_report.hpp"
-#include "sim/simulate.hpp"
+#include "sim/platform_spec.hpp"
+#include "sim/sim_options.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -53,9 +53,9 @@ struct VariantTexts {
 };
 
 // The platforms (files, each once) and the changes asked of them, parsed.
-VariantRequest variant_request(const std::vector<std::string>& platforms,
-                               const VariantTexts& texts) {
-  VariantRequest request;
+predict::VariantRequest variant_request(const std::vector<std::string>& platforms,
+                                        const VariantTexts& texts) {
+  predict::VariantRequest request;
   for (const std::string& p : platforms) {
     if (!fs::is_regular_file(p)) throw UsageError(fmt::format("--platform: no file '{}'", p));
     for (const std::string& seen : request.platforms) {
@@ -72,105 +72,6 @@ VariantRequest variant_request(const std::vector<std::string>& platforms,
     request.latencies = parse_scale_factors(texts.latencies, "--latency");
   if (!texts.topologies.empty()) request.topologies = parse_topologies(texts.topologies);
   return request;
-}
-
-// What every simulation of one whatif run shares.
-struct WhatifRun {
-  fs::path dir;
-  std::string slt_file;
-  SimulationFlags flags;
-};
-
-// What one N gives on every variant: its points and the warnings of those it has none for.
-struct NOutcome {
-  std::vector<report::WhatifPoint> points;
-  std::vector<std::string> warnings;
-};
-
-// Simulates the trace at `n` on variant `v`: its point, or a warning saying why there is none.
-void predict_variant(const WhatifRun& run, const model::SltScaledTrace& trace, std::int64_t n,
-                     const report::WhatifVariant& variant, std::size_t v, NOutcome& out) {
-  const std::string where = fmt::format("[N = {}, {}]", n, variant.id);
-  SimulationFlags point_flags = run.flags;
-  point_flags.platform = variant.platform;
-  point_flags.cpu_speedup = variant.cpu_speedup;
-  sim::SimOptions options = simulation_options(point_flags);
-  options.progress = [&](std::string_view what) { progress(fmt::format("{}   {}", where, what)); };
-  sim::SimResult result;
-  try {
-    result = sim::simulate(trace, options);
-  } catch (const std::runtime_error& e) {
-    out.warnings.push_back(fmt::format("N = {} on {} ({}) not predicted: the simulation failed: {}",
-                                       n, variant.id, variant.name, e.what()));
-    progress(fmt::format("{} FAILED: {}", where, e.what()));
-    return;
-  } catch (const std::invalid_argument& e) {
-    out.warnings.push_back(
-        fmt::format("N = {} on {} ({}) not predicted: {}", n, variant.id, variant.name, e.what()));
-    progress(fmt::format("{} FAILED: {}", where, e.what()));
-    return;
-  }
-  if (const auto problem = unusable_pet(result, trace)) {
-    out.warnings.push_back(fmt::format("{} ({})", *problem, variant.id));
-    progress(fmt::format("{} refused: PET = {}", where, result.pet));
-    return;
-  }
-  report::write_text(run.dir / fmt::format("sim-{}-{}.json", variant.id, n),
-                     simulation_json(result, run.slt_file, trace.warnings()).dump(2) + "\n");
-  out.points.push_back({v, n, result.pet, result.cost.events, result.cost.wall_seconds});
-  progress(fmt::format("{} PET {:.6g} s ({} events simulated in {:.1f} s)", where, result.pet,
-                       result.cost.events, result.cost.wall_seconds));
-}
-
-// Every variant at n.
-NOutcome predict_n(const WhatifRun& run, const model::Slt& slt, const generate::Policy& policy,
-                   const std::vector<report::WhatifVariant>& variants, std::int64_t n) {
-  NOutcome out;
-  const std::string at = fmt::format("[N = {}]", n);
-  const auto trace = checked_trace(slt, n, policy, out.warnings, [&](const std::string& what) {
-    progress(fmt::format("{} {}", at, what));
-  });
-  if (!trace) return out;
-  for (std::size_t v = 0; v < variants.size(); ++v) {
-    predict_variant(run, *trace, n, variants[v], v, out);
-  }
-  return out;
-}
-
-// An N's outcome as its child process sends it back (core/process_pool.hpp).
-nlohmann::json outcome_to_json(const NOutcome& outcome) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const report::WhatifPoint& p : outcome.points) {
-    points.push_back({p.variant, p.n, p.pet_seconds, p.events, p.sim_wall_seconds});
-  }
-  return {{"points", points}, {"warnings", outcome.warnings}};
-}
-
-NOutcome outcome_from_json(const nlohmann::json& j) {
-  NOutcome out;
-  for (const nlohmann::json& p : j.at("points")) {
-    out.points.push_back({p[0].get<std::size_t>(), p[1].get<std::int64_t>(), p[2].get<double>(),
-                          p[3].get<std::int64_t>(), p[4].get<double>()});
-  }
-  out.warnings = j.at("warnings").get<std::vector<std::string>>();
-  return out;
-}
-
-// Every N on every variant, `jobs` N side by side (each in a process of its own; one job: here).
-std::vector<NOutcome> predict_all(const WhatifRun& run, const model::Slt& slt,
-                                  const generate::Policy& policy,
-                                  const report::WhatifPrediction& prediction, std::size_t jobs) {
-  const std::vector<std::int64_t>& ns = prediction.ns;
-  if (jobs > 1 && ns.size() > 1) {
-    progress(fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(jobs, ns.size())));
-  }
-  std::vector<NOutcome> outcomes;
-  for (const std::string& text : core::run_in_processes(ns.size(), jobs, [&](std::size_t i) {
-         return outcome_to_json(predict_n(run, slt, policy, prediction.variants, ns[i])).dump();
-       })) {
-    outcomes.push_back(outcome_from_json(nlohmann::json::parse(text)));
-  }
-  return outcomes;
 }
 
 }  // namespace
@@ -228,7 +129,7 @@ int run_whatif(const Args& args) {
   const std::vector<std::int64_t> counts = parse_process_counts(counts_text, "-n");
   if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
   if (jobs < 1) throw UsageError("--jobs must be at least 1");
-  const VariantRequest request =
+  const predict::VariantRequest request =
       variant_request(platforms, {speedups_text, bandwidth_text, latency_text, topology_text});
   flags.platform = request.platforms.front();
   const sim::SimOptions engine = simulation_options(flags);  // checks the engine flags
@@ -237,7 +138,8 @@ int run_whatif(const Args& args) {
   const auto started = std::chrono::steady_clock::now();
 
   report::WhatifPrediction prediction;
-  std::vector<PlannedVariant> planned = plan_variants(request, prediction.warnings);
+  std::vector<predict::PlannedVariant> planned =
+      predict::plan_variants(request, prediction.warnings);
   for (const std::string& w : prediction.warnings) progress(fmt::format("NOT BUILT: {}", w));
   if (planned.empty()) {
     fmt::print(stderr, "p3s whatif: no platform variant could be built\n");
@@ -253,8 +155,7 @@ int run_whatif(const Args& args) {
   prediction.ns.erase(std::unique(prediction.ns.begin(), prediction.ns.end()), prediction.ns.end());
 
   prepare_report_dir(dir, force, whatif_file);
-  const WhatifRun run{dir, slt_file, flags};
-  for (PlannedVariant& v : planned) {
+  for (predict::PlannedVariant& v : planned) {
     if (v.spec) {
       v.variant.platform = (dir / fmt::format("platform-{}.xml", v.variant.id)).string();
       sim::write_platform(*v.spec, v.variant.platform);
@@ -263,11 +164,8 @@ int run_whatif(const Args& args) {
     progress(fmt::format("{}: {} ({})", v.variant.id, v.variant.name, v.variant.platform));
   }
 
-  for (NOutcome& outcome : predict_all(run, slt, instantiation.policy(), prediction, jobs)) {
-    prediction.points.insert(prediction.points.end(), outcome.points.begin(), outcome.points.end());
-    prediction.warnings.insert(prediction.warnings.end(), outcome.warnings.begin(),
-                               outcome.warnings.end());
-  }
+  predict::simulate_variants({dir, slt_file, engine, instantiation.policy(), jobs, progress}, slt,
+                             prediction);
   if (prediction.points.empty()) {
     fmt::print(stderr, "p3s whatif: nothing could be predicted\n");
     for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);

@@ -32,6 +32,10 @@ const std::vector<Command>& commands() {
   return all;
 }
 
+void print_warning(const std::string& line) {
+  fmt::print(stderr, "WARNING: {}\n", line);
+}
+
 int run_command_line(const Args& all) {
   if (all.empty()) {
     fmt::print(stderr, "p3s: no command (see 'p3s --help')\n");
@@ -41,7 +45,7 @@ int run_command_line(const Args& all) {
     if (c.name != all[0]) continue;
     try {
       return c.run(Args(all.begin() + 1, all.end()));
-    } catch (const UsageError& e) {
+    } catch (const core::RequestError& e) {  // UsageError too
       fmt::print(stderr, "p3s {}: {}\n(see 'p3s {} --help')\n", c.name, e.what(), c.name);
       return 2;
     } catch (const boost::program_options::error& e) {

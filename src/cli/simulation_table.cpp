@@ -32,12 +32,4 @@ void print_simulation_table(const sim::SimResult& r) {
              r.cost.peak_rss_kib / 1024);
 }
 
-nlohmann::json simulation_json(const sim::SimResult& result, const std::string& slt,
-                               const std::vector<std::string>& warnings) {
-  nlohmann::json j = sim::to_json(result);
-  j["slt"] = slt;
-  j["warnings"] = warnings;
-  return j;
-}
-
 }  // namespace p3s::cli

@@ -5,7 +5,7 @@
 //   trace/wrapped_*.cpp  the C and Fortran wrappers of the uniform families (their parameter
 //                        lists, the PMPI call, what is recorded), blocking and non-blocking;
 //   trace/collectives.cpp which byte rule counts a collective;
-//   sim/ti_export.cpp, ti_import/ti_rank_converter.cpp  a collective's SimGrid TI action name.
+//   ti/ti_export.cpp, ti/ti_rank_converter.cpp  a collective's SimGrid TI action name.
 //
 // Columns:
 //   Enum   the Op value; IEnum (collectives) the Op of the non-blocking form, which the same row

@@ -19,7 +19,7 @@ std::string rank_trace_file_name(int rank);
 
 // The wall clock of a logical trace (an ST4NP's ranks): its events carry no times.
 inline constexpr const char* kUntimedWallClock = "none";
-// The wall clock of a trace imported from SimGrid (ti_import): compute only, no measured time.
+// The wall clock of a trace imported from SimGrid (ti/): compute only, no measured time.
 inline constexpr const char* kSyntheticWallClock = "synthetic";
 
 struct TraceHeader {

@@ -18,7 +18,7 @@ struct PhaseCheck {
   double replayed_seconds = 0;   // PhaseET of the Synthetic Signature
   bool flagged = false;          // |difference| above the tolerance
   // For a flagged phase: the branches the evidence names ("compute", "point-to-point",
-  // "collective"), the largest first, and what they rest on in words (cli/phase_cross_check).
+  // "collective"), the largest first, and what they rest on in words (predict/phase_cross_check).
   std::vector<std::string> causes;
   std::string cause;
 

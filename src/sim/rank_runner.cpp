@@ -48,7 +48,7 @@ class RankRunner {
         round_delay_(context.round_delays[static_cast<std::size_t>(rank)]) {}
 
   void run() {
-    const SessionPlan& plan = *context_.plan;
+    const core::SessionPlan& plan = *context_.plan;
     if (context_.create_communicators) {
       comms_.create(context_.trace->communicators(rank_));
       MPI_Barrier(MPI_COMM_WORLD);
@@ -62,7 +62,7 @@ class RankRunner {
     std::vector<core::Event> events;
     std::int64_t executed = 0;
     for (std::size_t segment = 0; segment < plan.segments.size(); ++segment) {
-      const SessionPlan::Segment& s = plan.segments[segment];
+      const core::SessionPlan::Segment& s = plan.segments[segment];
       events.clear();
       context_.trace->phase_events(s.phase, rank_, events);
       const core::RankProgram program = core::compile_rank_program(events, context_.cpu_speedup);

@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "core/scaled_trace.hpp"
+#include "core/session_plan.hpp"
 #include "sim/eager_send_board.hpp"
 #include "sim/native_collectives.hpp"
-#include "sim/session_plan.hpp"
+#include "sim/session_output.hpp"
 
 namespace p3s::sim {
 
@@ -16,7 +17,7 @@ namespace p3s::sim {
 // cooperative), so they write their own slots of `output` without locking.
 struct SessionContext {
   const core::ScaledTrace* trace = nullptr;
-  const SessionPlan* plan = nullptr;
+  const core::SessionPlan* plan = nullptr;
   double cpu_speedup = 1;
   std::int64_t eager_threshold = 0;  // point-to-point messages, p3s's collectives' too
   NativeAlgorithms native;           // collectives p3s runs itself

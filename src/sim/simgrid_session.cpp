@@ -100,10 +100,10 @@ std::vector<simgrid::s4u::Host*> placement_hosts(const simgrid::s4u::Engine& eng
 }
 
 // Whether a rank's events name a communicator other than the world (0) and self (1).
-bool uses_sub_communicators(const core::ScaledTrace& trace, const SessionPlan& plan) {
+bool uses_sub_communicators(const core::ScaledTrace& trace, const core::SessionPlan& plan) {
   std::vector<core::Event> events;
   for (int rank = 0; rank < trace.nprocs(); ++rank) {
-    for (const SessionPlan::Segment& s : plan.segments) {
+    for (const core::SessionPlan::Segment& s : plan.segments) {
       events.clear();
       trace.phase_events(s.phase, rank, events);
       for (const core::Event& e : events) {
@@ -115,7 +115,7 @@ bool uses_sub_communicators(const core::ScaledTrace& trace, const SessionPlan& p
 }
 
 SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimOptions& options,
-                                      const SessionPlan& plan) {
+                                      const core::SessionPlan& plan) {
   std::vector<std::string> args = {"p3s-simulate"};
   args.insert(args.end(), kEngineDefaults.begin(), kEngineDefaults.end());
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
@@ -193,7 +193,7 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
 }  // namespace
 
 SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& options,
-                          const SessionPlan& plan) {
+                          const core::SessionPlan& plan) {
   SessionOutput output;
   run_with_stack(kEngineStackBytes,
                  [&] { output = simulate_in_this_thread(trace, options, plan); });

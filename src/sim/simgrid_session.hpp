@@ -3,12 +3,13 @@
 // rank on its host, and the run. SimGrid allows one engine per process: call it in a fresh
 // (forked) process.
 #include "core/scaled_trace.hpp"
-#include "sim/session_plan.hpp"
+#include "core/session_plan.hpp"
+#include "sim/session_output.hpp"
 #include "sim/sim_options.hpp"
 
 namespace p3s::sim {
 
 SessionOutput run_session(const core::ScaledTrace& trace, const SimOptions& options,
-                          const SessionPlan& plan);
+                          const core::SessionPlan& plan);
 
 }  // namespace p3s::sim

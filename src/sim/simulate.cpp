@@ -41,7 +41,7 @@ struct SessionRun {
 };
 
 SessionRun run_forked(const core::ScaledTrace& trace, const SimOptions& options,
-                      const SessionPlan& plan) {
+                      const core::SessionPlan& plan) {
   core::ChildOutput child =
       core::run_in_child([&] { return run_session(trace, options, plan).encode(); },
                          "the simulation process", "see SimGrid's messages above");
@@ -77,7 +77,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
                                      trace.nprocs(), options.measured_repetitions));
       }
       const SessionRun run =
-          run_forked(trace, options, phase_plan(p, options.measured_repetitions));
+          run_forked(trace, options, core::phase_plan(p, options.measured_repetitions));
       account(result, run);
       std::vector<double> per_rank(run.output.end.size());
       for (std::size_t r = 0; r < per_rank.size(); ++r) {
@@ -97,7 +97,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       result.phases.push_back(t);
     }
   } else {
-    const SessionPlan plan = full_plan(trace);
+    const core::SessionPlan plan = core::full_plan(trace);
     if (options.progress) {
       options.progress(fmt::format("full run: {} ranks, {} phases with their weights",
                                    trace.nprocs(), phases.size()));

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/scaling_prediction_run.hpp"
 #include "integration/run_helpers.hpp"
 #include "integration/smpi_truth.hpp"
+#include "predict/predict_scaling.hpp"
 
 namespace p3s::testing {
 namespace {
@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 
 constexpr int kTarget = 144;
 
-cli::PredictionRequest stencil_request(const SmpiTraining& t, const fs::path& dir) {
-  cli::PredictionRequest r;
+predict::PredictionRequest stencil_request(const SmpiTraining& t, const fs::path& dir) {
+  predict::PredictionRequest r;
   r.runs = t.runs;
   r.targets = {kTarget};
   r.platform_name = "default.xml";
@@ -40,7 +40,7 @@ TEST(PredictScaling, StencilAtAHeldBackNAgainstSmpirun) {
   ASSERT_TRUE(truth);
 
   const fs::path out = dir / "report";
-  cli::PredictionRequest request = stencil_request(t, out);
+  predict::PredictionRequest request = stencil_request(t, out);
   int prepared = 0;
   request.prepare_dir = [&] {
     // Called once the model is built, before anything is written.
@@ -50,7 +50,7 @@ TEST(PredictScaling, StencilAtAHeldBackNAgainstSmpirun) {
   };
   std::vector<std::string> lines;
   request.progress = [&](const std::string& line) { lines.push_back(line); };
-  const report::ScalingPrediction p = cli::predict_scaling(request);
+  const report::ScalingPrediction p = predict::predict_scaling(request);
 
   EXPECT_EQ(prepared, 1);
   ASSERT_EQ(p.points.size(), 5u);  // the traced n and the target
@@ -100,13 +100,13 @@ TEST(PredictScaling, RunsWithoutTimeHaveNothingToPredict) {
     ASSERT_EQ(import_ti(at / "smpi" / "ti" / "trace.txt", at / "run").exit_code, 0);
     runs.push_back((at / "run").string());
   }
-  cli::PredictionRequest none;
+  predict::PredictionRequest none;
   none.runs = runs;
   none.targets = {16};
   none.simulation.platform = default_platform();
   none.dir = dir / "report";
   none.prepare_dir = [] { ADD_FAILURE() << "the directory was prepared for nothing"; };
-  EXPECT_THROW(cli::predict_scaling(none), cli::NothingToPredict);
+  EXPECT_THROW(predict::predict_scaling(none), predict::NothingToPredict);
   EXPECT_FALSE(fs::exists(dir / "report"));
 }
 

@@ -10,7 +10,7 @@
 #include "integration/run_helpers.hpp"
 #include "sim/simulate.hpp"
 #include "sim/synthetic_trace.hpp"
-#include "sim/ti_export.hpp"
+#include "ti/ti_export.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -89,9 +89,9 @@ TEST(TiReplay, FullRunAgreesWithTheEngine) {
     const SimResult engine = simulate(trace, o);
 
     const std::filesystem::path dir = p3s::testing::scratch_dir("sim_ti_replay");
-    TiExportOptions t;
+    ti::TiExportOptions t;
     t.host_speed = 1e9;  // the bundled platforms' hosts
-    const auto lists = export_ti(trace, dir, t);
+    const auto lists = ti::export_ti(trace, dir, t);
     const double replayed =
         replay(dir, lists.at(0), trace.nprocs(), o.platform.string(), s.smpirun_cfg);
     EXPECT_NEAR(replayed, engine.pet, engine.pet * 0.01);
@@ -106,10 +106,10 @@ TEST(TiReplay, PerPhaseRunsAgreeWithTheEngine) {
   o.platform = platform("default.xml");
   const SimResult engine = simulate(trace, o);
   const std::filesystem::path dir = p3s::testing::scratch_dir("sim_ti_replay_phases");
-  TiExportOptions t;
-  t.mode = SimMode::PerPhase;
+  ti::TiExportOptions t;
+  t.layout = ti::TiLayout::PerPhase;
   t.measured_repetitions = o.measured_repetitions;
-  const auto lists = export_ti(trace, dir, t);
+  const auto lists = ti::export_ti(trace, dir, t);
   ASSERT_EQ(lists.size(), engine.phases.size());
   for (std::size_t p = 0; p < lists.size(); ++p) {
     // The warm-up and the measured repetitions, which all last alike on this symmetric stencil.

@@ -31,7 +31,7 @@
 #include "signature/signature_json.hpp"
 #include "sim/platform_spec.hpp"
 #include "sim/rank_placement.hpp"
-#include "ti_import/ti_import.hpp"
+#include "ti/ti_import.hpp"
 
 namespace p3s {
 namespace {
@@ -393,10 +393,9 @@ void import_two_ranks(const std::string& name, const std::string& rank0) {
   std::ofstream(dir / "r1.txt") << rank0;
   std::ofstream(dir / "r2.txt") << kTiRank1;
   std::ofstream(dir / "trace.txt") << "r1.txt\nr2.txt\n";
-  const ti_import::TiImport import =
-      ti_import::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
+  const ti::TiImport import = ti::import_ti(dir / "trace.txt", {20000, std::nullopt, dir});
   fs::create_directories(dir / "run");
-  ti_import::write_ti_import(dir / "run", import);
+  ti::write_ti_import(dir / "run", import);
   core::read_run_rank(dir / "run", import.info, 0);
 }
 

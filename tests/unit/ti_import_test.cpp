@@ -1,6 +1,6 @@
 // The SimGrid TI import on hand-written traces: SMPI's file quirks, every action family, and
 // the errors that name file and line.
-#include "ti_import/ti_import.hpp"
+#include "ti/ti_import.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "core/format_error.hpp"
 #include "core/smpi_datatype.hpp"
 
-namespace p3s::ti_import {
+namespace p3s::ti {
 namespace {
 namespace fs = std::filesystem;
 
@@ -310,4 +310,4 @@ TEST_F(TiImportTest, WrittenRunReadsBackStrictly) {
 }
 
 }  // namespace
-}  // namespace p3s::ti_import
+}  // namespace p3s::ti
