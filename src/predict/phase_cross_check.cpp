@@ -164,7 +164,11 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
     if (r == replayed.phases.end() || t == phases.end()) continue;
     report::PhaseCheck check{s.name, s.weight, s.phase_et, r->phase_et, false, {}, ""};
     check.flagged = phase_times_differ(s.phase_et, r->phase_et, tolerance);
-    if (check.flagged) {
+    if (check.flagged && !r->not_held.empty()) {
+      // The replay's own verdict: its PhaseET is a lower bound, no evidence to weigh.
+      check.causes.emplace_back("replay-not-held");
+      check.cause = "the replay does not hold this phase at this R: " + r->not_held;
+    } else if (check.flagged) {
       const int p = static_cast<int>(t - phases.begin());
       CauseEvidence compute = compute_evidence(trace, p, simulated.cpu_speedup, *r);
       CauseEvidence messages = point_to_point_evidence(replayed, p, options);

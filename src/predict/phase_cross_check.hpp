@@ -14,7 +14,9 @@
 //   (simulated with N members on the same platform and options).
 //
 // A branch is a cause when what it moves per repetition is at least half the tolerance of the
-// simulated PhaseET; the causes are named, the largest first, with their numbers.
+// simulated PhaseET; the causes are named, the largest first, with their numbers. A phase the
+// replay itself marked not held at its R (replay_mpi/forwarding_cycle.hpp) has that as its one
+// cause, `replay-not-held`: its replayed PhaseET is a lower bound, not evidence to weigh.
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <memory>
@@ -91,7 +92,18 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
   try {
     const replay::ReplayResult replayed = launch_replay(launch);
     point.replay_pet_seconds = replayed.pet;
-    if (bounds) point.replay_interval = replayed_interval(replayed);
+    std::vector<std::string> not_held;
+    for (const replay::PhaseResult& ph : replayed.phases) {
+      if (!ph.not_held.empty()) not_held.push_back(ph.name);
+    }
+    // A phase the replay does not hold makes its PET a lower bound: no interval around it.
+    if (bounds && not_held.empty()) point.replay_interval = replayed_interval(replayed);
+    if (!not_held.empty()) {
+      warnings.push_back(fmt::format(
+          "N = {}: the replay does not hold {} at its R (replay-{}.json says why): its PET is "
+          "a lower bound, without an interval",
+          point.n, fmt::join(not_held, ", "), point.n));
+    }
     point.phase_checks =
         cross_check_phases(trace, simulated, replayed, request.tolerance, request.simulation);
     for (const report::PhaseCheck& c : point.phase_checks) {

@@ -685,6 +685,40 @@ TEST(PredictCli, ButterflyIntervalAndCrossCheckAtN256) {
   }
 }
 
+// app_ring (each odd rank sends on what it has just received, round all N ranks) at N = 256
+// with R = 32: the replay marks its loop not held (black holes cut the cycle; the replayed
+// PhaseET is about half the simulated one), and the cross-check names that as the one cause
+// instead of weighing the replay's numbers as evidence.
+TEST(PredictCli, APhaseTheReplayDoesNotHoldHasThatAsItsCause) {
+  const fs::path dir = scratch_dir("predict-cli-ring-not-held");
+  SmpiTraining t;
+  train_from_smpi(dir, "ring", {"1024", "40"}, {4, 8, 16, 32}, t);
+  if (HasFatalFailure()) return;
+  const nlohmann::json j = ReplayCrossCheck(dir).predict(kPlatform, "ring", t);
+  const nlohmann::json pt = point_at(j, 256);
+  ASSERT_TRUE(pt.is_object() && pt.contains("phase_checks")) << pt.dump(2);
+  int not_held = 0;
+  for (const auto& c : pt.at("phase_checks")) {
+    std::printf("ring, N = 256, R = 32, %s: %+.1f %% %s\n", c.at("name").get<std::string>().c_str(),
+                c.at("difference_pct").get<double>(), c.value("cause", "").c_str());
+    if (c.at("weight").get<double>() != 40) continue;  // the loop
+    ++not_held;
+    EXPECT_TRUE(c.at("flagged").get<bool>()) << c.dump();
+    EXPECT_LT(c.at("difference_pct").get<double>(), -30.0) << c.dump();
+    EXPECT_EQ(c.at("causes"), nlohmann::json::array({"replay-not-held"})) << c.dump();
+    EXPECT_NE(c.at("cause").get<std::string>().find("a cycle of 256 ranks"), std::string::npos)
+        << c.dump();
+  }
+  EXPECT_EQ(not_held, 1) << pt.dump(2);
+  EXPECT_FALSE(pt.contains("replay_pet_low_seconds")) << "a lower bound has no interval";
+  bool warned = false;
+  for (const auto& w : j.at("warnings")) {
+    warned =
+        warned || w.get<std::string>().starts_with("N = 256: the replay does not hold phase 0");
+  }
+  EXPECT_TRUE(warned) << j.at("warnings").dump(2);
+}
+
 TEST(PredictCli, BadInputFailsWithAClearMessage) {
   const fs::path dir = scratch_dir("predict-cli-bad");
   fs::create_directories(dir);
