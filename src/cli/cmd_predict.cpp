@@ -41,11 +41,49 @@ void progress(const std::string& what) {
   std::fflush(stdout);
 }
 
+// The numeric options within their ranges; throws UsageError naming the first that is not.
+void check_numbers(double threshold, double efficiency, double tolerance, double interval_level,
+                   std::size_t jobs) {
+  if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
+  if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
+  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
+    throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  }
+  if (!(interval_level > 0 && interval_level < 1)) {
+    throw UsageError("--interval-level must be in (0, 1), e.g. 0.9");
+  }
+  if (jobs < 1) throw UsageError("--jobs must be at least 1");
+}
+
+// This program, for a simulation job to run again (--sim-launcher).
+std::string self_program() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot tell where p3s is (/proc/self/exe): " + ec.message());
+  return exe.string();
+}
+
+// A job of --sim-launcher: one simulation of the plan, its result on stdout after the mark;
+// nothing else printed (the launching p3s prints the progress and the warnings).
+int run_simulation_task(predict::PredictionRequest request, std::size_t task) {
+  request.only_task = task;
+  request.progress = [](const std::string&) {};
+  request.model.warning = [](const std::string&) {};
+  request.task_result = [](const std::string& text) {
+    fmt::print("{}{}\n", predict::kTaskResultMark, text);
+    std::fflush(stdout);
+  };
+  predict::predict_scaling(std::move(request));
+  return 0;
+}
+
 }  // namespace
 
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
-  std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
+  std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits",
+                                     sim_launcher;
+  std::size_t sim_task = 0;
   double threshold = 0.01, efficiency = 0.5, tolerance = 0.10, interval_level = 0.9;
   bool force = false, allow_incomplete = false;
   std::size_t jobs = core::available_cores();
@@ -79,6 +117,13 @@ int run_predict(const Args& args) {
       "fits: bound every PET by simulating the model with every weight, volume and compute fit "
       "at the low and at the high end of its predictive band at that N (two more simulations "
       "per N); none: no interval. Not with --carry-nearest (carried phases have no fits)")(
+      "sim-launcher", po::value(&sim_launcher),
+      "run every simulation as a job of its own through this launcher, --jobs at a time, e.g. "
+      "\"srun -N1 -n1\" or \"mpirun -np 1 --host H\": p3s predict runs there again with the "
+      "same arguments and simulates one of them (the runs, p3s and the report directory must "
+      "be where the jobs run: a shared file system); the results are those of one at a time")(
+      "sim-task", po::value(&sim_task),
+      "what --sim-launcher runs: simulate task K of the plan alone and print its result")(
       "jobs,j", po::value(&jobs)->default_value(jobs),
       "run this many simulations side by side (an N's own and its interval's two), each in a "
       "process of its own (default: the cores this process may use); the results are those "
@@ -94,6 +139,7 @@ int run_predict(const Args& args) {
       args, desc,
       "usage: p3s predict --runs RUN... --targets N1,N2,... --platform P.xml -o REPORT/\n"
       "                   [--measurable RUN...] [--replay-launcher \"mpirun -np R\"]\n"
+      "                   [--jobs J] [--sim-launcher \"srun -N1 -n1\"]\n"
       "                   [--partial] [--accept-ambiguous] [--carry-nearest]\n"
       "                   [simulation options]\n\n"
       "Runs signature, model, generate and simulate for every target N and every traced n,\n"
@@ -101,15 +147,12 @@ int run_predict(const Args& args) {
       "prediction.json, scaling.svg (PET and speedup against N, with the traced runs and\n"
       "the ideal speedup), app.slt and sim-N.json per N.\n\n");
   if (!parsed) return 0;
-  if (!(threshold >= 0 && threshold < 1)) throw UsageError("--threshold must be in [0, 1)");
-  if (!(efficiency > 0 && efficiency <= 1)) throw UsageError("--efficiency must be in (0, 1]");
-  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
-    throw UsageError("--tolerance must be a positive fraction (0.1: 10 %)");
+  check_numbers(threshold, efficiency, tolerance, interval_level, jobs);
+  if (!sim_launcher.empty() && !replay_launcher.empty()) {
+    throw UsageError(
+        "--sim-launcher with --replay-launcher: a replay holds the machine, so its N are "
+        "simulated one after another, here; give one of them");
   }
-  if (!(interval_level > 0 && interval_level < 1)) {
-    throw UsageError("--interval-level must be in (0, 1), e.g. 0.9");
-  }
-  if (jobs < 1) throw UsageError("--jobs must be at least 1");
   if (interval != "fits" && interval != "none") {
     throw UsageError(fmt::format("--interval '{}' is neither fits nor none", interval));
   }
@@ -147,6 +190,14 @@ int run_predict(const Args& args) {
   request.replay_launcher = replay_launcher;
   request.jobs = jobs;
   request.dir = out_dir;
+  request.sim_launcher = sim_launcher;
+  request.job_command = [args](std::size_t k) {
+    std::vector<std::string> words = {self_program(), "predict"};
+    words.insert(words.end(), args.begin(), args.end());
+    words.insert(words.end(), {"--sim-task", std::to_string(k)});
+    return words;
+  };
+  if (parsed->count("sim-task") != 0) return run_simulation_task(std::move(request), sim_task);
   const fs::path dir(out_dir);
   check_report_dir(dir, force);
   request.prepare_dir = [&] { prepare_report_dir(dir, force, predict_file); };

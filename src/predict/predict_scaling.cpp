@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/process_pool.hpp"
+#include "core/request_error.hpp"
 #include "core/trace_format.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
@@ -19,6 +20,7 @@
 #include "predict/phase_cross_check.hpp"
 #include "predict/prediction_interval.hpp"
 #include "predict/replay_launch.hpp"
+#include "predict/shell_command.hpp"
 #include "predict/simulation_json.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
@@ -276,6 +278,51 @@ BoundPet bound_from_json(const nlohmann::json& j) {
   return bound;
 }
 
+// Every simulation the points need, largest N first (the longest: started last, one would run
+// alone): each N's own and, with an interval, its low and high bound.
+std::vector<SimulationTask> simulation_tasks(const PredictionRequest& request,
+                                             const std::vector<std::int64_t>& counts) {
+  std::vector<SimulationTask> tasks;
+  for (std::size_t i = counts.size(); i-- > 0;) {
+    tasks.push_back({i, std::nullopt});
+    if (!request.interval) continue;
+    tasks.push_back({i, model::FitBound::Low});
+    tasks.push_back({i, model::FitBound::High});
+  }
+  return tasks;
+}
+
+// One simulation's result, as text (a child process or a job sends it back).
+std::string task_result(const PredictionRequest& request, const model::Slt& slt,
+                        const std::vector<std::int64_t>& counts,
+                        const std::set<std::int64_t>& traced, const SimulationTask& t) {
+  const std::int64_t n = counts[t.point];
+  if (t.bound) return bound_text(request, slt, n, *t.bound);
+  std::unique_ptr<model::SltScaledTrace> trace;
+  sim::SimResult result;
+  return outcome_to_json(simulate_point(request, slt, n, traced.contains(n),
+                                        point_label(counts, t.point), trace, result))
+      .dump();
+}
+
+// Simulation k as a job of its own through the user's launcher; its result is the line after
+// kTaskResultMark on the job's standard output.
+std::string launched_task(const PredictionRequest& request, std::size_t k,
+                          const std::string& where) {
+  const std::string command = shell_command(request.sim_launcher, request.job_command(k));
+  request.progress(fmt::format("{} simulation {} as a job: {}", where, k, request.sim_launcher));
+  const CommandOutput job = run_shell_captured(command);
+  const std::size_t mark = job.output.rfind(kTaskResultMark);
+  if (job.exit_code != 0 || mark == std::string::npos) {
+    throw std::runtime_error(fmt::format(
+        "simulation job {} failed (exit status {}{}): the command was: {}", k, job.exit_code,
+        mark == std::string::npos ? ", no result printed" : "", command));
+  }
+  const std::size_t start = mark + kTaskResultMark.size();
+  const std::size_t end = job.output.find('\n', start);
+  return job.output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 // Every simulation at every N side by side, `jobs` at a time, each in a process of its own,
 // largest N first (the longest: started last, one would run alone); combined as
 // predict_one_by_one would.
@@ -284,25 +331,14 @@ std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
                                                const std::vector<std::int64_t>& counts,
                                                const std::set<std::int64_t>& traced,
                                                std::size_t jobs) {
-  std::vector<SimulationTask> tasks;
-  for (std::size_t i = counts.size(); i-- > 0;) {
-    tasks.push_back({i, std::nullopt});
-    if (!request.interval) continue;
-    tasks.push_back({i, model::FitBound::Low});
-    tasks.push_back({i, model::FitBound::High});
-  }
+  const std::vector<SimulationTask> tasks = simulation_tasks(request, counts);
   request.progress(fmt::format("[simulations] {} N, {} simulations, {} at a time", counts.size(),
                                tasks.size(), std::min(jobs, tasks.size())));
   const std::vector<std::string> texts =
       core::run_in_processes(tasks.size(), jobs, [&](std::size_t k) {
-        const SimulationTask& t = tasks[k];
-        const std::int64_t n = counts[t.point];
-        if (t.bound) return bound_text(request, slt, n, *t.bound);
-        std::unique_ptr<model::SltScaledTrace> trace;
-        sim::SimResult result;
-        return outcome_to_json(simulate_point(request, slt, n, traced.contains(n),
-                                              point_label(counts, t.point), trace, result))
-            .dump();
+        return request.sim_launcher.empty()
+                   ? task_result(request, slt, counts, traced, tasks[k])
+                   : launched_task(request, k, point_label(counts, tasks[k].point));
       });
   std::vector<PointOutcome> outcomes(counts.size());
   std::vector<BoundPet> low(counts.size()), high(counts.size());
@@ -356,6 +392,18 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
         "(p3s model, generate) but not a run time; predict from traced runs, or SMPI runs with "
         "declared flops");
   }
+  std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
+  all.insert(traced.begin(), traced.end());
+  const std::vector<std::int64_t> counts(all.begin(), all.end());
+  if (request.only_task) {
+    const std::vector<SimulationTask> tasks = simulation_tasks(request, counts);
+    if (*request.only_task >= tasks.size()) {
+      throw core::RequestError(fmt::format("there is no simulation task {}: the plan has {}",
+                                           *request.only_task, tasks.size()));
+    }
+    request.task_result(task_result(request, slt, counts, traced, tasks[*request.only_task]));
+    return prediction;
+  }
   if (request.prepare_dir) request.prepare_dir();
   model::write_slt(request.dir / "app.slt", slt);
   prediction.application = slt.application;
@@ -371,14 +419,12 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
         "phase is cross-checked: --full simulates the run whole, with no PhaseET to set the "
         "replay's against (drop --full to cross-check)");
   }
-  std::set<std::int64_t> all(request.targets.begin(), request.targets.end());
-  all.insert(traced.begin(), traced.end());
-  const std::vector<std::int64_t> counts(all.begin(), all.end());
   // A replay holds the machine, so the points are then predicted one after another, here.
   const std::size_t jobs = request.replay_launcher.empty() ? request.jobs : 1;
   const std::vector<PointOutcome> outcomes =
-      jobs <= 1 ? predict_one_by_one(request, slt, counts, traced)
-                : predict_side_by_side(request, slt, counts, traced, jobs);
+      jobs <= 1 && request.sim_launcher.empty()
+          ? predict_one_by_one(request, slt, counts, traced)
+          : predict_side_by_side(request, slt, counts, traced, jobs);
   for (const PointOutcome& outcome : outcomes) {
     prediction.warnings.insert(prediction.warnings.end(), outcome.warnings.begin(),
                                outcome.warnings.end());

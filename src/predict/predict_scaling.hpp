@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generate/instantiation.hpp"
@@ -36,6 +38,17 @@ struct PredictionRequest {
   // Points simulated side by side, each in a process of its own (core/process_pool.hpp); with
   // a replay, one at a time.
   std::size_t jobs = 1;
+  // Non-empty: every simulation is a job of its own, started through this launcher (a
+  // cluster's "srun -N1 -n1", "mpirun -np 1 --host H"), `jobs` at a time: the launcher's
+  // words, then job_command(k), a process that makes this same prediction as far as its plan
+  // of simulations and runs simulation k alone (only_task below), printing its result on a
+  // line of its own after kTaskResultMark.
+  std::string sim_launcher;
+  std::function<std::vector<std::string>(std::size_t)> job_command;
+  // Set: this process is such a job. It simulates task `only_task` of the plan, hands the
+  // result to `task_result`, and predicts nothing else (no app.slt written, no report).
+  std::optional<std::size_t> only_task;
+  std::function<void(const std::string&)> task_result;
   // Where app.slt, sim-N.json and replay-N.json are written, and what makes it ready: called
   // once the model is built, before the first file is written (a refused model leaves it as it
   // was).
@@ -45,6 +58,9 @@ struct PredictionRequest {
   // model.warning).
   std::function<void(const std::string&)> progress;
 };
+
+// What a simulation job prints before its result (PredictionRequest::sim_launcher).
+inline constexpr std::string_view kTaskResultMark = "p3s-simulation-task-result ";
 
 // No phase of the training runs is relevant: there is nothing to predict.
 class NothingToPredict : public std::runtime_error {

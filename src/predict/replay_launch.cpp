@@ -8,18 +8,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "predict/shell_command.hpp"
+
 namespace p3s::predict {
 namespace fs = std::filesystem;
-namespace {
-
-// Quoted for /bin/sh: the launcher is the user's shell words, what p3s adds is taken literally.
-std::string shell_quoted(const std::string& word) {
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
 
 fs::path replay_program() {
   if (const char* env = std::getenv("P3S_REPLAY_BIN")) return env;
@@ -31,11 +23,11 @@ fs::path replay_program() {
 }
 
 replay::ReplayResult launch_replay(const ReplayLaunch& launch) {
-  std::string command = launch.launcher + " " + shell_quoted(replay_program().string());
-  std::vector<std::string> args = {launch.slt.string(), "-n", std::to_string(launch.nprocs), "-o",
-                                   launch.output.string()};
+  std::vector<std::string> args = {
+      replay_program().string(), launch.slt.string(), "-n", std::to_string(launch.nprocs), "-o",
+      launch.output.string()};
   args.insert(args.end(), launch.extra.begin(), launch.extra.end());
-  for (const std::string& a : args) command += " " + shell_quoted(a);
+  const std::string command = shell_command(launch.launcher, args);
   std::fflush(stdout);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");

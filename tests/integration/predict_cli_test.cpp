@@ -559,7 +559,8 @@ nlohmann::json without_clock(nlohmann::json j) {
 
 // --jobs: the N simulated side by side, each in a process of its own, give what one at a time
 // gives: the same table, the same JSON but its clocks, the same sim-N.json PETs. Three N beside
-// the four traced ones, each with its interval: 21 simulations.
+// the four traced ones, each with its interval: 21 simulations. So does --sim-launcher, each
+// simulation a job of its own.
 TEST(PredictCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
   const fs::path dir = scratch_dir("predict-cli-jobs");
   SmpiTraining t;
@@ -588,6 +589,23 @@ TEST(PredictCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
               read_json(dir / "three" / sim).at("pet_seconds"))
         << sim;
   }
+  // Each simulation a job of its own through a launcher (mpirun here, a cluster's srun there):
+  // p3s predict runs again under it and simulates one task; the same report.
+  std::vector<std::string> jobs = predict_args(t, "64,256,1024", dir / "jobs");
+  jobs.insert(jobs.end(), {"--jobs", "2", "--sim-launcher", std::string(P3S_MPIRUN) + " -np 1"});
+  const CommandResult c = p3s(jobs);
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_NE(c.output.find("simulation 20 as a job: "), std::string::npos) << c.output;
+  EXPECT_EQ(slurp(dir / "one" / "prediction.txt"), slurp(dir / "jobs" / "prediction.txt"));
+  EXPECT_EQ(ja, without_clock(read_json(dir / "jobs" / "prediction.json")));
+  std::vector<std::string> failing = predict_args(t, "64", dir / "failing");
+  failing.insert(failing.end(), {"--sim-launcher", "false"});
+  const CommandResult failed = p3s(failing);
+  EXPECT_NE(failed.exit_code, 0) << failed.output;
+  EXPECT_NE(failed.output.find("simulation job 0 failed (exit status 1, no result printed)"),
+            std::string::npos)
+      << failed.output;
+
   std::vector<std::string> zero = predict_args(t, "64", dir / "zero");
   zero.insert(zero.end(), {"--jobs", "0"});
   const CommandResult refused = p3s(zero);

@@ -1,0 +1,40 @@
+#include "predict/shell_command.hpp"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+
+namespace p3s::predict {
+namespace {
+
+std::string shell_quoted(const std::string& word) {
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string shell_command(const std::string& launcher, const std::vector<std::string>& words) {
+  std::string command = launcher;
+  for (const std::string& w : words) command += " " + shell_quoted(w);
+  return command;
+}
+
+CommandOutput run_shell_captured(const std::string& command) {
+  std::fflush(stdout);  // or the child would write what this process has buffered again
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot start /bin/sh for: " + command);
+  CommandOutput out;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    out.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return out;
+}
+
+}  // namespace p3s::predict
