@@ -38,10 +38,10 @@ for n in 4 9 16 25; do
   (cd "$work/n$n" && smpirun -platform "$platform" --cfg=smpi/simulate-computation:no \
     -trace-ti --cfg=tracing/filename:ti/trace.txt -np "$n" "$app" 64 40 >smpi.out 2>&1)
   "$p3s" trace import-ti "$work/n$n/ti/trace.txt" -o "$work/n$n/run" --flops-per-second 1e9 \
-    >/dev/null
+    >/dev/null 2>&1
   runs+=("$work/n$n/run")
 done
-"$p3s" model "${runs[@]}" -o "$work/app.slt" >/dev/null
+"$p3s" model "${runs[@]}" -o "$work/app.slt" >/dev/null 2>&1
 
 field() {  # JSON-FILE EXPRESSION
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
@@ -62,7 +62,7 @@ for size in $sizes; do
   if [ "$n" -le "$full_max" ]; then
     /usr/bin/time -v -o "$work/full.time" "$p3s" simulate "$work/app.slt" -n "$n" \
       --platform "$work/platform-$n.xml" "${cfg[@]}" --json "$work/full-$n.json" \
-      >/dev/null
+      >/dev/null 2>&1
     report per-phase "$n" "$n" "$work/full.time" "$work/full-$n.json"
   fi
   /usr/bin/time -v -o "$work/bh.time" smpirun -platform "$work/platform-$n.xml" \
