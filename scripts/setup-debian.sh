@@ -9,7 +9,7 @@ packages=(
   libsimgrid-dev simgrid
   libpapi-dev papi-tools
   libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
-  libgtest-dev libbenchmark-dev libpugixml-dev
+  libgtest-dev libbenchmark-dev libpugixml-dev libjemalloc-dev
   time bc
   lammps
 )
