@@ -167,14 +167,13 @@ ReplayResult replay_result_of(const json& j) {
       ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
       ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
       ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
-      // Absent in results written before the replay said which phases it holds.
-      const bool held = !p.contains("held") || p.at("held") != false;
+      // Absent in results written before the replay said which phases it holds: held.
       if (p.contains("held")) {
         core::json_require(p.at("held").is_boolean(), p.at("held"), "true or false");
-      }
-      if (!held) {
-        p.at("not_held_because").get_to(ph.not_held);
-        core::json_require(!ph.not_held.empty(), p.at("not_held_because"), "a reason");
+        if (!p.at("held").get<bool>()) {
+          p.at("not_held_because").get_to(ph.not_held);
+          core::json_require(!ph.not_held.empty(), p.at("not_held_because"), "a reason");
+        }
       }
       r.phases.push_back(ph);
     });

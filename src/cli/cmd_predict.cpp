@@ -18,6 +18,7 @@
 #include "cli/report_dir.hpp"
 #include "cli/simulation_setup.hpp"
 #include "core/process_pool.hpp"
+#include "core/this_program.hpp"
 #include "predict/predict_scaling.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
@@ -57,9 +58,8 @@ void check_numbers(double threshold, double efficiency, double tolerance, double
 
 // This program, for a simulation job to run again (--sim-launcher).
 std::string self_program() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot tell where p3s is (/proc/self/exe): " + ec.message());
+  const fs::path exe = core::this_program();
+  if (exe.empty()) throw std::runtime_error("cannot tell where p3s is (/proc/self/exe)");
   return exe.string();
 }
 

@@ -17,6 +17,7 @@
 #include "cli/run_options.hpp"
 #include "core/format_error.hpp"
 #include "core/run_dir.hpp"
+#include "core/this_program.hpp"
 
 namespace p3s::cli {
 namespace {
@@ -40,9 +41,7 @@ fs::path tracer_library() {
     }
     return env;
   }
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
+  if (const fs::path exe = core::this_program(); !exe.empty()) {
     fs::path beside = exe.parent_path().parent_path() / "lib" / "libp3s_trace.so";
     if (fs::exists(beside)) return beside;
   }

@@ -99,8 +99,9 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
       if (!ph.not_held.empty()) not_held.push_back(ph.name);
     }
     // A phase the replay does not hold makes its PET a lower bound: no interval around it.
-    if (bounds && not_held.empty()) point.replay_interval = replayed_interval(replayed);
-    if (!not_held.empty()) {
+    if (not_held.empty()) {
+      if (bounds) point.replay_interval = replayed_interval(replayed);
+    } else {
       warnings.push_back(fmt::format(
           "N = {}: the replay does not hold {} at its R (replay-{}.json says why): its PET is "
           "a lower bound, without an interval",
@@ -320,12 +321,17 @@ std::string launched_task(const PredictionRequest& request, std::size_t k,
   }
   const std::size_t start = mark + kTaskResultMark.size();
   const std::size_t end = job.output.find('\n', start);
-  return job.output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  std::string result =
+      job.output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (!nlohmann::json::accept(result)) {
+    throw std::runtime_error(fmt::format(
+        "simulation job {} printed a result that is not JSON: the command was: {}", k, command));
+  }
+  return result;
 }
 
-// Every simulation at every N side by side, `jobs` at a time, each in a process of its own,
-// largest N first (the longest: started last, one would run alone); combined as
-// predict_one_by_one would.
+// Every simulation at every N side by side, `jobs` at a time, each in a process of its own (or
+// a job through the launcher); combined as predict_one_by_one would.
 std::vector<PointOutcome> predict_side_by_side(const PredictionRequest& request,
                                                const model::Slt& slt,
                                                const std::vector<std::int64_t>& counts,

@@ -10,6 +10,10 @@ namespace p3s::predict {
 // "LAUNCHER 'word' 'word' ...".
 std::string shell_command(const std::string& launcher, const std::vector<std::string>& words);
 
+// Runs `command` with /bin/sh, its output and messages going where this process's go; its exit
+// status (128 + N when killed by signal N). Throws std::runtime_error when it cannot be started.
+int run_shell(const std::string& command);
+
 struct CommandOutput {
   int exit_code = 0;   // 128 + N when killed by signal N
   std::string output;  // what it wrote on its standard output
