@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <set>
+#include <stdexcept>
 #include <string>
 
 namespace p3s::replay {
@@ -21,6 +23,28 @@ double time_on(const CollectiveShape& shape, MPI_Comm comm, int repetitions, Col
 }
 
 }  // namespace
+
+std::vector<CollectiveShape> collective_shapes(const core::ScaledTrace& trace,
+                                               const std::vector<int>& phases) {
+  std::set<CollectiveShape> shapes;
+  std::vector<core::Event> events;
+  for (const int p : phases) {
+    for (int r = 0; r < trace.nprocs(); ++r) {
+      events.clear();
+      trace.phase_events(p, r, events);
+      for (const core::Event& e : events) {
+        if (!is_replayed_collective(e.op)) continue;
+        if (e.comm != 0)
+          throw std::invalid_argument(
+              "phase " + std::to_string(p) + ", rank " + std::to_string(r) + ": " +
+              std::string(core::op_name(e.op)) +
+              " on a sub-communicator: the replay runs collectives on the world only");
+        shapes.insert({e.op, e.bytes, e.rbytes, trace.nprocs()});
+      }
+    }
+  }
+  return {shapes.begin(), shapes.end()};
+}
 
 std::map<CollectiveShape, double> measure_collectives(const std::vector<CollectiveShape>& shapes,
                                                       int repetitions,
@@ -72,6 +96,30 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
   for (MPI_Comm& c : comms)
     if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
   return at_n;
+}
+
+void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                          ReplayResult& result) {
+  for (std::size_t i = 0; i < phases.size() && i < result.phases.size(); ++i) {
+    PhaseResult& ph = result.phases[i];
+    if (ph.collectives != "fit") continue;
+    std::vector<std::string> reasons;
+    for (const CollectiveShape& shape : collective_shapes(trace, {phases[i]})) {
+      const auto fitted = std::find_if(
+          result.collectives.begin(), result.collectives.end(), [&](const CollectiveResult& c) {
+            return c.op == core::op_name(shape.op) &&
+                   c.bytes == std::max(shape.bytes, shape.rbytes) && c.members == shape.members;
+          });
+      if (fitted == result.collectives.end()) continue;
+      if (std::string why = fit_misses_because(*fitted); !why.empty())
+        reasons.push_back(std::move(why));
+    }
+    if (reasons.empty()) continue;
+    for (std::size_t k = 0; k < reasons.size(); ++k)
+      ph.collective_fit_misses += (k > 0 ? "; " : "") + reasons[k];
+    result.warnings.push_back(ph.name + ": its collectives' time at N is a guess: " +
+                              ph.collective_fit_misses);
+  }
 }
 
 }  // namespace p3s::replay

@@ -5,15 +5,27 @@
 #include <map>
 #include <vector>
 
+#include "core/scaled_trace.hpp"
 #include "replay_mpi/collective_call.hpp"
 #include "replay_mpi/replay_result.hpp"
 
 namespace p3s::replay {
+
+// The world collectives of `phases`, as distinct shapes. Throws std::invalid_argument naming
+// the phase, rank and call of a collective on a sub-communicator (the replay runs none).
+std::vector<CollectiveShape> collective_shapes(const core::ScaledTrace& trace,
+                                               const std::vector<int>& phases);
 
 // Collective; every process calls it with the same shapes. Returns, on every process, each
 // shape's time at N; `results` (process 0 only) gets the measurements and fits.
 std::map<CollectiveShape, double> measure_collectives(const std::vector<CollectiveShape>& shapes,
                                                       int repetitions,
                                                       std::vector<CollectiveResult>& results);
+
+// Marks each phase of `result` whose time took a collective from a fit that does not follow
+// its own measurements (CollectiveFit::follows_points), with a warning: its PhaseET then rests
+// on a guess of the collective's time at N.
+void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                          ReplayResult& result);
 
 }  // namespace p3s::replay

@@ -22,6 +22,11 @@ struct CollectiveFit {
   double at(double p) const;
   // Largest |fit - measured| / measured over the points (0 for a perfect fit).
   double max_relative_residual = 0;
+  // Whether the fit lies within kFollowsPoints of every point it was made from. When it does
+  // not, the MPI most likely changes algorithm with P (real MPIs choose by communicator and
+  // message size), and T(N) extrapolates none of the laws measured.
+  static constexpr double kFollowsPoints = 0.10;
+  bool follows_points() const { return max_relative_residual <= kFollowsPoints; }
   std::string equation() const;
 };
 

@@ -16,7 +16,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -77,29 +76,6 @@ std::vector<int> node_of_processes() {
   MPI_Gather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(nodes.data(), processes, MPI_INT, 0, MPI_COMM_WORLD);
   return nodes;
-}
-
-// The world collectives of the phases replayed, as distinct shapes.
-std::vector<CollectiveShape> collective_shapes(const core::ScaledTrace& trace,
-                                               const std::vector<int>& phases) {
-  std::set<CollectiveShape> shapes;
-  std::vector<core::Event> events;
-  for (const int p : phases) {
-    for (int r = 0; r < trace.nprocs(); ++r) {
-      events.clear();
-      trace.phase_events(p, r, events);
-      for (const core::Event& e : events) {
-        if (!is_replayed_collective(e.op)) continue;
-        if (e.comm != 0)
-          throw std::invalid_argument(
-              "phase " + std::to_string(p) + ", rank " + std::to_string(r) + ": " +
-              std::string(core::op_name(e.op)) +
-              " on a sub-communicator: the replay runs collectives on the world only");
-        shapes.insert({e.op, e.bytes, e.rbytes, trace.nprocs()});
-      }
-    }
-  }
-  return {shapes.begin(), shapes.end()};
 }
 
 std::vector<std::int64_t> encode_shapes(const std::vector<CollectiveShape>& shapes) {
@@ -428,11 +404,15 @@ int replay(int argc, char** argv) {
   r.warnings = replayed.warnings;
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
   add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
+  mark_unfollowed_fits(trace, replayed_phases(o, trace), r);
   write_json_atomically(o.output, to_json(r));
   for (const PhaseResult& ph : r.phases) {
     std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);
     if (!ph.not_held.empty())
       std::printf("  WARNING: not held at this R: %s\n", ph.not_held.c_str());
+    if (!ph.collective_fit_misses.empty())
+      std::printf("  WARNING: its collectives' time at N is a guess: %s\n",
+                  ph.collective_fit_misses.c_str());
   }
   std::printf("PET %.6g s at N = %d; SynET %.3g s; written to %s\n", r.pet, r.nprocs, r.synet,
               o.output.c_str());

@@ -1,5 +1,8 @@
 #include "replay_mpi/replay_result.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -38,7 +41,29 @@ MessageResult message_of(const json& row) {
   return m;
 }
 
+// A phase's yes-or-no verdict `flag` and, when no, its reason `because` (absent: yes, "").
+std::string verdict(const json& phase, const char* flag, const char* because) {
+  if (!phase.contains(flag)) return {};
+  core::json_require(phase.at(flag).is_boolean(), phase.at(flag), "true or false");
+  if (phase.at(flag).get<bool>()) return {};
+  std::string reason = phase.at(because).get<std::string>();
+  core::json_require(!reason.empty(), phase.at(because), "a reason");
+  return reason;
+}
+
 }  // namespace
+
+std::string fit_misses_because(const CollectiveResult& c) {
+  if (c.fit.follows_points()) return {};
+  std::vector<std::string> sizes;
+  for (const int p : c.fit_sizes) sizes.push_back(std::to_string(p));
+  return fmt::format(
+      "{} of {} bytes: no law a + b P + c floor(log2 P) follows its times at P = {} (the "
+      "closest misses one by {:.0f} %): the MPI likely changes algorithm with P, and {:.4g} us "
+      "at N = {} extrapolates none of them",
+      c.op, c.bytes, fmt::join(sizes, ", "), 100 * c.fit.max_relative_residual,
+      1e6 * c.at_n_seconds, c.members);
+}
 
 ordered_json to_json(const ReplayResult& r) {
   ordered_json phases = ordered_json::array();
@@ -54,8 +79,11 @@ ordered_json to_json(const ReplayResult& r) {
                       {"app_network_messages", p.app_network_messages},
                       {"replay_network_messages", p.replay_network_messages},
                       {"noise_messages", p.noise_messages},
-                      {"held", p.not_held.empty()}});
+                      {"held", p.not_held.empty()},
+                      {"collective_fit_holds", p.collective_fit_misses.empty()}});
     if (!p.not_held.empty()) phases.back()["not_held_because"] = p.not_held;
+    if (!p.collective_fit_misses.empty())
+      phases.back()["collective_fit_misses_because"] = p.collective_fit_misses;
   }
   ordered_json collectives = ordered_json::array();
   for (const CollectiveResult& c : r.collectives) {
@@ -167,14 +195,9 @@ ReplayResult replay_result_of(const json& j) {
       ph.app_network_messages = core::json_integer(p.at("app_network_messages"), 0);
       ph.replay_network_messages = core::json_number(p.at("replay_network_messages"), 0);
       ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
-      // Absent in results written before the replay said which phases it holds: held.
-      if (p.contains("held")) {
-        core::json_require(p.at("held").is_boolean(), p.at("held"), "true or false");
-        if (!p.at("held").get<bool>()) {
-          p.at("not_held_because").get_to(ph.not_held);
-          core::json_require(!ph.not_held.empty(), p.at("not_held_because"), "a reason");
-        }
-      }
+      // Absent in results written before the replay gave these verdicts: none.
+      ph.not_held = verdict(p, "held", "not_held_because");
+      ph.collective_fit_misses = verdict(p, "collective_fit_holds", "collective_fit_misses_because");
       r.phases.push_back(ph);
     });
   }

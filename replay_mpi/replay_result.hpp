@@ -36,6 +36,9 @@ struct PhaseResult {
   double noise_messages = 0;
   // Empty when the replay holds the phase at this R; else why not (forwarding_cycle.hpp).
   std::string not_held;
+  // Empty unless a collective's time at N came from a fit that misses its own measurements
+  // (CollectiveFit::follows_points): which, and by how much.
+  std::string collective_fit_misses;
 };
 
 struct CollectiveResult {
@@ -48,6 +51,9 @@ struct CollectiveResult {
   CollectiveFit fit;
   double at_n_seconds = 0;
 };
+
+// Empty when `c`'s fit follows its measurements; else why its time at N is a guess, in words.
+std::string fit_misses_because(const CollectiveResult& c);
 
 struct StepResult {
   int phase = 0;

@@ -133,6 +133,18 @@ CauseEvidence collective_evidence(const model::SltScaledTrace& trace, int phase,
 
 }  // namespace
 
+std::optional<ReplayVerdict> replay_verdict(const replay::PhaseResult& phase) {
+  if (!phase.not_held.empty())
+    return ReplayVerdict{"replay-not-held",
+                         "the replay does not hold this phase at this R: " + phase.not_held, true};
+  if (!phase.collective_fit_misses.empty())
+    return ReplayVerdict{"replay-collective-unfitted",
+                         "the replay's time for its collectives at N is a guess: " +
+                             phase.collective_fit_misses,
+                         false};
+  return std::nullopt;
+}
+
 bool phase_times_differ(double simulated, double replayed, double tolerance) {
   if (simulated <= 0) return replayed > 0;
   return std::fabs(replayed - simulated) > tolerance * simulated;
@@ -164,10 +176,10 @@ std::vector<report::PhaseCheck> cross_check_phases(const model::SltScaledTrace& 
     if (r == replayed.phases.end() || t == phases.end()) continue;
     report::PhaseCheck check{s.name, s.weight, s.phase_et, r->phase_et, false, {}, ""};
     check.flagged = phase_times_differ(s.phase_et, r->phase_et, tolerance);
-    if (check.flagged && !r->not_held.empty()) {
-      // The replay's own verdict: its PhaseET is a lower bound, no evidence to weigh.
-      check.causes.emplace_back("replay-not-held");
-      check.cause = "the replay does not hold this phase at this R: " + r->not_held;
+    const std::optional<ReplayVerdict> verdict = replay_verdict(*r);
+    if (check.flagged && verdict) {
+      check.causes.push_back(verdict->cause);
+      check.cause = verdict->text;
     } else if (check.flagged) {
       const int p = static_cast<int>(t - phases.begin());
       CauseEvidence compute = compute_evidence(trace, p, simulated.cpu_speedup, *r);

@@ -14,9 +14,9 @@
 //   (simulated with N members on the same platform and options).
 //
 // A branch is a cause when what it moves per repetition is at least half the tolerance of the
-// simulated PhaseET; the causes are named, the largest first, with their numbers. A phase the
-// replay itself marked not held at its R (replay_mpi/forwarding_cycle.hpp) has that as its one
-// cause, `replay-not-held`: its replayed PhaseET is a lower bound, not evidence to weigh.
+// simulated PhaseET; the causes are named, the largest first, with their numbers. A phase on
+// which the replay itself gave a verdict has that as its one cause (replay_verdict).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +34,17 @@ struct CauseEvidence {
   double seconds = 0;  // replayed minus simulated, per repetition
   std::string text;    // the measurements it rests on, in words
 };
+
+// The replay's own word that a phase's PhaseET is no evidence to weigh: `replay-not-held` when
+// it does not hold the phase at its R (replay_mpi/forwarding_cycle.hpp; the PhaseET is a lower
+// bound), else `replay-collective-unfitted` when a collective's time at N came from a fit that
+// misses its own measurements (the PhaseET rests on a guess). None when it gave neither.
+struct ReplayVerdict {
+  std::string cause;  // the branch name
+  std::string text;   // why, in words
+  bool lower_bound = false;
+};
+std::optional<ReplayVerdict> replay_verdict(const replay::PhaseResult& phase);
 
 // The two PhaseETs differ beyond `tolerance` (a fraction of the simulated one); a phase the
 // simulation gives no time and the replay some differs by any amount.

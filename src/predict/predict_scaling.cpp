@@ -94,18 +94,25 @@ void replay_point(const PredictionRequest& request, const model::SltScaledTrace&
   try {
     const replay::ReplayResult replayed = launch_replay(launch);
     point.replay_pet_seconds = replayed.pet;
-    std::vector<std::string> not_held;
+    std::vector<std::string> not_held, guessed;
     for (const replay::PhaseResult& ph : replayed.phases) {
-      if (!ph.not_held.empty()) not_held.push_back(ph.name);
+      if (const auto verdict = replay_verdict(ph))
+        (verdict->lower_bound ? not_held : guessed).push_back(ph.name);
     }
-    // A phase the replay does not hold makes its PET a lower bound: no interval around it.
-    if (not_held.empty()) {
-      if (bounds) point.replay_interval = replayed_interval(replayed);
-    } else {
+    // A phase the replay gave a verdict on makes its PET a bound or a guess: no interval.
+    if (not_held.empty() && guessed.empty() && bounds)
+      point.replay_interval = replayed_interval(replayed);
+    if (!not_held.empty()) {
       warnings.push_back(fmt::format(
           "N = {}: the replay does not hold {} at its R (replay-{}.json says why): its PET is "
           "a lower bound, without an interval",
           point.n, fmt::join(not_held, ", "), point.n));
+    }
+    if (!guessed.empty()) {
+      warnings.push_back(fmt::format(
+          "N = {}: the replay's collective time at N is a guess in {} (its fits miss their own "
+          "measurements, replay-{}.json says which): its PET has no interval",
+          point.n, fmt::join(guessed, ", "), point.n));
     }
     point.phase_checks =
         cross_check_phases(trace, simulated, replayed, request.tolerance, request.simulation);

@@ -33,5 +33,19 @@ TEST(CrossCheckCauses, APhaseTheSimulationGivesNoTimeIsFlaggedWhenTheReplayMeasu
   EXPECT_TRUE(phase_times_differ(100e-6, 89e-6, 0.1));
 }
 
+TEST(CrossCheckCauses, TheReplaysOwnVerdictComesBeforeEvidence) {
+  replay::PhaseResult phase;
+  EXPECT_FALSE(replay_verdict(phase).has_value());
+  phase.collective_fit_misses = "allreduce of 8 bytes: a guess";
+  ASSERT_TRUE(replay_verdict(phase).has_value());
+  EXPECT_EQ(replay_verdict(phase)->cause, "replay-collective-unfitted");
+  EXPECT_FALSE(replay_verdict(phase)->lower_bound);
+  EXPECT_NE(replay_verdict(phase)->text.find("allreduce of 8 bytes"), std::string::npos);
+  // A phase not held is a lower bound whatever its collectives: that verdict wins.
+  phase.not_held = "a cycle of 256 ranks";
+  EXPECT_EQ(replay_verdict(phase)->cause, "replay-not-held");
+  EXPECT_TRUE(replay_verdict(phase)->lower_bound);
+}
+
 }  // namespace
 }  // namespace p3s::predict

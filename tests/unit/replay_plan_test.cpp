@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "replay_mpi/collective_fit.hpp"
+#include "replay_mpi/replay_result.hpp"
 #include "replay_mpi/replay_setup.hpp"
 #include "replay_mpi/step_plan.hpp"
 #include "sim/synthetic_trace.hpp"
@@ -193,6 +195,76 @@ TEST(CollectiveFit, RecursiveDoublingIsFittedFromTheSizesOfNsKind) {
   EXPECT_GT(fit_collective(sizes, seconds).at(256), 1.1 * recursive_doubling(256));
   // Too few of N's kind measured: every size.
   EXPECT_EQ(fit_points({2, 3, 4, 5}, 8).size(), 4u);
+}
+
+// An MPI that changes algorithm with P (as real ones choose by communicator and message size):
+// a binomial tree up to 7 members, a linear one from 8 on. No law of the three terms lies near
+// both, so the replay must say its time at N is a guess, not extrapolate one silently.
+TEST(CollectiveFit, AnAlgorithmThatChangesWithPIsNamedAsAGuess) {
+  const std::vector<int> sizes = sample_sizes(32);
+  std::vector<double> seconds;
+  for (const int p : sizes)
+    seconds.push_back(p < 8 ? 4e-6 * std::ceil(std::log2(p)) : 4e-6 + 3e-6 * p);
+  CollectiveResult c;
+  c.op = "allreduce";
+  c.bytes = 8;
+  c.members = 256;
+  c.sizes = sizes;
+  c.seconds = seconds;
+  c.fit_sizes = sizes;
+  c.fit = fit_collective(sizes, seconds);
+  c.at_n_seconds = c.fit.at(256);
+  EXPECT_FALSE(c.fit.follows_points());
+  const std::string why = fit_misses_because(c);
+  EXPECT_NE(why.find("allreduce of 8 bytes"), std::string::npos) << why;
+  EXPECT_NE(why.find("N = 256"), std::string::npos) << why;
+  // Each law alone is followed: a tree, a linear root, recursive doubling from N's kind.
+  for (const auto& law : std::vector<double (*)(int)>{
+           [](int p) { return 3e-6 + 4e-6 * std::floor(std::log2(p)); },
+           [](int p) { return 2e-6 + 1e-7 * p; }}) {
+    std::vector<double> t;
+    for (const int p : sizes) t.push_back(law(p));
+    c.fit = fit_collective(sizes, t);
+    EXPECT_TRUE(c.fit.follows_points());
+    EXPECT_EQ(fit_misses_because(c), "");
+  }
+}
+
+TEST(ReplayResultJson, ThePhasesVerdictsReadBackAsWritten) {
+  ReplayResult r;
+  r.source = "app.slt";
+  r.nprocs = 64;
+  r.processes = 8;
+  r.measurable = 4;
+  r.compute = "spin";
+  r.repetitions = 3;
+  r.steps = 6;
+  r.phases.resize(3);
+  for (PhaseResult& ph : r.phases) {
+    ph.weight = 10;
+    ph.steps = 2;
+    ph.collectives = "fit";
+  }
+  r.phases[0].name = "phase 0";
+  r.phases[1].name = "phase 1";
+  r.phases[1].not_held = "a cycle of 256 ranks";
+  r.phases[2].name = "phase 2";
+  r.phases[2].collective_fit_misses = "allreduce of 8 bytes: a guess";
+  const nlohmann::ordered_json j = to_json(r);
+  EXPECT_TRUE(j.at("phases")[0].at("held").get<bool>());
+  EXPECT_TRUE(j.at("phases")[0].at("collective_fit_holds").get<bool>());
+  EXPECT_FALSE(j.at("phases")[1].at("held").get<bool>());
+  EXPECT_FALSE(j.at("phases")[2].at("collective_fit_holds").get<bool>());
+  const ReplayResult back = replay_result_of(nlohmann::json::parse(j.dump()));
+  ASSERT_EQ(back.phases.size(), 3u);
+  EXPECT_EQ(back.phases[0].not_held, "");
+  EXPECT_EQ(back.phases[0].collective_fit_misses, "");
+  EXPECT_EQ(back.phases[1].not_held, "a cycle of 256 ranks");
+  EXPECT_EQ(back.phases[2].collective_fit_misses, "allreduce of 8 bytes: a guess");
+  // A verdict of no without its reason is an error, not a silent yes.
+  nlohmann::json broken = nlohmann::json::parse(j.dump());
+  broken["phases"][2].erase("collective_fit_misses_because");
+  EXPECT_ANY_THROW(replay_result_of(broken));
 }
 
 }  // namespace
