@@ -117,8 +117,8 @@ void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>
     if (reasons.empty()) continue;
     for (std::size_t k = 0; k < reasons.size(); ++k)
       ph.collective_fit_misses += (k > 0 ? "; " : "") + reasons[k];
-    result.warnings.push_back(ph.name + ": its collectives' time at N is a guess: " +
-                              ph.collective_fit_misses);
+    result.warnings.push_back(
+        ph.name + ": its collectives' time at N is a guess: " + ph.collective_fit_misses);
   }
 }
 

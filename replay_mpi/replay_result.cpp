@@ -197,7 +197,8 @@ ReplayResult replay_result_of(const json& j) {
       ph.noise_messages = core::json_number(p.at("noise_messages"), 0);
       // Absent in results written before the replay gave these verdicts: none.
       ph.not_held = verdict(p, "held", "not_held_because");
-      ph.collective_fit_misses = verdict(p, "collective_fit_holds", "collective_fit_misses_because");
+      ph.collective_fit_misses =
+          verdict(p, "collective_fit_holds", "collective_fit_misses_because");
       r.phases.push_back(ph);
     });
   }

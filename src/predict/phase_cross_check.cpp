@@ -138,10 +138,10 @@ std::optional<ReplayVerdict> replay_verdict(const replay::PhaseResult& phase) {
     return ReplayVerdict{"replay-not-held",
                          "the replay does not hold this phase at this R: " + phase.not_held, true};
   if (!phase.collective_fit_misses.empty())
-    return ReplayVerdict{"replay-collective-unfitted",
-                         "the replay's time for its collectives at N is a guess: " +
-                             phase.collective_fit_misses,
-                         false};
+    return ReplayVerdict{
+        "replay-collective-unfitted",
+        "the replay's time for its collectives at N is a guess: " + phase.collective_fit_misses,
+        false};
   return std::nullopt;
 }
 

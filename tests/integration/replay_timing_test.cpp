@@ -149,8 +149,9 @@ TEST_P(ReplayTiming, FewerProcessesReplayWhatAllOfThemDo) {
       EXPECT_EQ(few.at("phases")[p].at("collective_fit_holds").get<bool>(), !guessed)
           << a.at("name");
       if (guessed) {
-        std::printf("    collectives guessed, as the replay says: %s\n",
-                    few.at("phases")[p].at("collective_fit_misses_because").get<std::string>().c_str());
+        std::printf(
+            "    collectives guessed, as the replay says: %s\n",
+            few.at("phases")[p].at("collective_fit_misses_because").get<std::string>().c_str());
       }
       const bool flagged = std::find(c.flagged.begin(), c.flagged.end(), p) != c.flagged.end();
       EXPECT_EQ(few.at("phases")[p].at("held").get<bool>(), !flagged) << a.at("name");

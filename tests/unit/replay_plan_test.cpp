@@ -219,9 +219,9 @@ TEST(CollectiveFit, AnAlgorithmThatChangesWithPIsNamedAsAGuess) {
   EXPECT_NE(why.find("allreduce of 8 bytes"), std::string::npos) << why;
   EXPECT_NE(why.find("N = 256"), std::string::npos) << why;
   // Each law alone is followed: a tree, a linear root, recursive doubling from N's kind.
-  for (const auto& law : std::vector<double (*)(int)>{
-           [](int p) { return 3e-6 + 4e-6 * std::floor(std::log2(p)); },
-           [](int p) { return 2e-6 + 1e-7 * p; }}) {
+  for (const auto& law :
+       std::vector<double (*)(int)>{[](int p) { return 3e-6 + 4e-6 * std::floor(std::log2(p)); },
+                                    [](int p) { return 2e-6 + 1e-7 * p; }}) {
     std::vector<double> t;
     for (const int p : sizes) t.push_back(law(p));
     c.fit = fit_collective(sizes, t);
