@@ -198,6 +198,16 @@ INSTANTIATE_TEST_SUITE_P(
                    "allreduce is timed as members entering together (32.8 us at N = 128), "
                    "where after the halo exchange they enter out of step and spend 17.5 to 33.2 "
                    "us in it (replay_mpi/README.md)"},
+        // MPICH's selection (recursive doubling for a short allreduce): the members leave the
+        // allreduce together, and the halo phase the default selection makes +8 % is held.
+        TimingCase{"stencil3d",
+                   {8, 12, 16, 27},
+                   {"16", "30"},
+                   128,
+                   "",
+                   {},
+                   "smpi/coll-selector:mpich",
+                   "stencil3d_mpich"},
         // SimGrid's Open MPI selector changes the allreduce's algorithm with P (4.1 us at P = 2,
         // 24.3 at 4, 12.2 at 8): no law fits, and the replay must say its time at N is a guess.
         TimingCase{"stencil3d",
