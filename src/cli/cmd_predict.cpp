@@ -16,10 +16,11 @@
 #include "cli/parse_options.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
+#include "cli/simulation_jobs.hpp"
 #include "cli/simulation_setup.hpp"
 #include "core/process_pool.hpp"
-#include "core/this_program.hpp"
 #include "predict/predict_scaling.hpp"
+#include "predict/simulation_job.hpp"
 #include "report/report_files.hpp"
 #include "report/scaling_plot.hpp"
 
@@ -56,23 +57,13 @@ void check_numbers(double threshold, double efficiency, double tolerance, double
   if (jobs < 1) throw UsageError("--jobs must be at least 1");
 }
 
-// This program, for a simulation job to run again (--sim-launcher).
-std::string self_program() {
-  const fs::path exe = core::this_program();
-  if (exe.empty()) throw std::runtime_error("cannot tell where p3s is (/proc/self/exe)");
-  return exe.string();
-}
-
 // A job of --sim-launcher: one simulation of the plan, its result on stdout after the mark;
 // nothing else printed (the launching p3s prints the progress and the warnings).
 int run_simulation_task(predict::PredictionRequest request, std::size_t task) {
   request.only_task = task;
   request.progress = [](const std::string&) {};
   request.model.warning = [](const std::string&) {};
-  request.task_result = [](const std::string& text) {
-    fmt::print("{}{}\n", predict::kTaskResultMark, text);
-    std::fflush(stdout);
-  };
+  request.task_result = print_task_result;
   predict::predict_scaling(std::move(request));
   return 0;
 }
@@ -81,9 +72,8 @@ int run_simulation_task(predict::PredictionRequest request, std::size_t task) {
 
 int run_predict(const Args& args) {
   std::vector<std::string> runs, measurable;
-  std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits",
-                                     sim_launcher;
-  std::size_t sim_task = 0;
+  std::string targets_text, out_dir, scaling = "strong", replay_launcher, interval = "fits";
+  SimulationJobFlags job;
   double threshold = 0.01, efficiency = 0.5, tolerance = 0.10, interval_level = 0.9;
   bool force = false, allow_incomplete = false;
   std::size_t jobs = core::available_cores();
@@ -117,13 +107,6 @@ int run_predict(const Args& args) {
       "fits: bound every PET by simulating the model with every weight, volume and compute fit "
       "at the low and at the high end of its predictive band at that N (two more simulations "
       "per N); none: no interval. Not with --carry-nearest (carried phases have no fits)")(
-      "sim-launcher", po::value(&sim_launcher),
-      "run every simulation as a job of its own through this launcher, --jobs at a time, e.g. "
-      "\"srun -N1 -n1\" or \"mpirun -np 1 --host H\": p3s predict runs there again with the "
-      "same arguments and simulates one of them (the runs, p3s and the report directory must "
-      "be where the jobs run: a shared file system); the results are those of one at a time")(
-      "sim-task", po::value(&sim_task),
-      "what --sim-launcher runs: simulate task K of the plan alone and print its result")(
       "jobs,j", po::value(&jobs)->default_value(jobs),
       "run this many simulations side by side (an N's own and its interval's two), each in a "
       "process of its own (default: the cores this process may use); the results are those "
@@ -133,6 +116,7 @@ int run_predict(const Args& args) {
       "two-sided level of each fit's predictive band, in (0, 1): 0.9 puts 5 % of a fit's "
       "predictive distribution beyond each end (the PET interval's own coverage is measured, "
       "README)");
+  add_simulation_job_flags(desc, job, "every simulation");
   add_instantiation_flags(desc, instantiation);
   add_simulation_flags(desc, flags);
   const auto parsed = parse_options(
@@ -148,7 +132,7 @@ int run_predict(const Args& args) {
       "the ideal speedup), app.slt and sim-N.json per N.\n\n");
   if (!parsed) return 0;
   check_numbers(threshold, efficiency, tolerance, interval_level, jobs);
-  if (!sim_launcher.empty() && !replay_launcher.empty()) {
+  if (!job.launcher.empty() && !replay_launcher.empty()) {
     throw UsageError(
         "--sim-launcher with --replay-launcher: a replay holds the machine, so its N are "
         "simulated one after another, here; give one of them");
@@ -190,14 +174,11 @@ int run_predict(const Args& args) {
   request.replay_launcher = replay_launcher;
   request.jobs = jobs;
   request.dir = out_dir;
-  request.sim_launcher = sim_launcher;
+  request.sim_launcher = job.launcher;
   request.job_command = [args](std::size_t k) {
-    std::vector<std::string> words = {self_program(), "predict"};
-    words.insert(words.end(), args.begin(), args.end());
-    words.insert(words.end(), {"--sim-task", std::to_string(k)});
-    return words;
+    return predict::simulation_job_words("predict", args, k);
   };
-  if (parsed->count("sim-task") != 0) return run_simulation_task(std::move(request), sim_task);
+  if (is_simulation_job(*parsed)) return run_simulation_task(std::move(request), job.task);
   const fs::path dir(out_dir);
   check_report_dir(dir, force);
   request.prepare_dir = [&] { prepare_report_dir(dir, force, predict_file); };

@@ -17,10 +17,12 @@
 #include "cli/platform_variant_flags.hpp"
 #include "cli/process_counts.hpp"
 #include "cli/report_dir.hpp"
+#include "cli/simulation_jobs.hpp"
 #include "cli/simulation_setup.hpp"
 #include "core/process_pool.hpp"
 #include "model/slt_json.hpp"
 #include "predict/platform_variants.hpp"
+#include "predict/simulation_job.hpp"
 #include "predict/variant_simulations.hpp"
 #include "report/report_files.hpp"
 #include "report/whatif_plot.hpp"
@@ -83,6 +85,7 @@ int run_whatif(const Args& args) {
   double efficiency = 0.5;
   bool force = false;
   std::size_t jobs = core::available_cores();
+  SimulationJobFlags job;
   InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
@@ -106,6 +109,7 @@ int run_whatif(const Args& args) {
       "jobs,j", po::value(&jobs)->default_value(jobs),
       "simulate this many N side by side, each in a process of its own (default: the cores "
       "this process may use); the results are those of one at a time");
+  add_simulation_job_flags(desc, job, "every N (on every variant)");
   add_instantiation_flags(desc, instantiation);
   add_engine_flags(desc, flags);
   po::positional_options_description pos;
@@ -115,6 +119,7 @@ int run_whatif(const Args& args) {
       "usage: p3s whatif app.slt -n N1,N2,... --platform A.xml [--platform B.xml ...]\n"
       "                  [--cpu-speedup 1,2] [--bandwidth x2] [--latency /2]\n"
       "                  [--topology fat-tree,torus,dragonfly] -o REPORT/ [simulation options]\n"
+      "                  [--jobs J] [--sim-launcher \"srun -N1 -n1\"]\n"
       "                  [--partial] [--accept-ambiguous] [--carry-nearest]\n\n"
       "Simulates the model at every N on every combination of the platforms and the changes\n"
       "asked; each change starts from the platform as given, so the first variant (v1) is the\n"
@@ -134,13 +139,16 @@ int run_whatif(const Args& args) {
   flags.platform = request.platforms.front();
   const sim::SimOptions engine = simulation_options(flags);  // checks the engine flags
   const fs::path dir(out_dir);
-  check_report_dir(dir, force);
+  const bool is_job = is_simulation_job(*parsed);
+  if (!is_job) check_report_dir(dir, force);
   const auto started = std::chrono::steady_clock::now();
 
   report::WhatifPrediction prediction;
   std::vector<predict::PlannedVariant> planned =
       predict::plan_variants(request, prediction.warnings);
-  for (const std::string& w : prediction.warnings) progress(fmt::format("NOT BUILT: {}", w));
+  if (!is_job) {
+    for (const std::string& w : prediction.warnings) progress(fmt::format("NOT BUILT: {}", w));
+  }
   if (planned.empty()) {
     fmt::print(stderr, "p3s whatif: no platform variant could be built\n");
     return 1;
@@ -154,18 +162,32 @@ int run_whatif(const Args& args) {
   std::sort(prediction.ns.begin(), prediction.ns.end());
   prediction.ns.erase(std::unique(prediction.ns.begin(), prediction.ns.end()), prediction.ns.end());
 
-  prepare_report_dir(dir, force, whatif_file);
+  if (!is_job) prepare_report_dir(dir, force, whatif_file);
   for (predict::PlannedVariant& v : planned) {
     if (v.spec) {
       v.variant.platform = (dir / fmt::format("platform-{}.xml", v.variant.id)).string();
-      sim::write_platform(*v.spec, v.variant.platform);
+      // A job finds the changed platforms where the whatif that launched it wrote them.
+      if (!is_job) sim::write_platform(*v.spec, v.variant.platform);
     }
     prediction.variants.push_back(v.variant);
-    progress(fmt::format("{}: {} ({})", v.variant.id, v.variant.name, v.variant.platform));
+    if (!is_job)
+      progress(fmt::format("{}: {} ({})", v.variant.id, v.variant.name, v.variant.platform));
   }
 
-  predict::simulate_variants({dir, slt_file, engine, instantiation.policy(), jobs, progress}, slt,
-                             prediction);
+  const predict::VariantSimulations run{
+      dir,
+      slt_file,
+      engine,
+      instantiation.policy(),
+      jobs,
+      job.launcher,
+      [args](std::size_t i) { return predict::simulation_job_words("whatif", args, i); },
+      is_job ? [](const std::string&) {} : progress};
+  if (is_job) {
+    print_task_result(predict::variant_task(run, slt, prediction, job.task));
+    return 0;
+  }
+  predict::simulate_variants(run, slt, prediction);
   if (prediction.points.empty()) {
     fmt::print(stderr, "p3s whatif: nothing could be predicted\n");
     for (const std::string& w : prediction.warnings) fmt::print(stderr, "  {}\n", w);

@@ -21,6 +21,7 @@
 #include "predict/prediction_interval.hpp"
 #include "predict/replay_launch.hpp"
 #include "predict/shell_command.hpp"
+#include "predict/simulation_job.hpp"
 #include "predict/simulation_json.hpp"
 #include "report/phase_fits.hpp"
 #include "report/report_files.hpp"
@@ -313,28 +314,11 @@ std::string task_result(const PredictionRequest& request, const model::Slt& slt,
       .dump();
 }
 
-// Simulation k as a job of its own through the user's launcher; its result is the line after
-// kTaskResultMark on the job's standard output.
+// Simulation k as a job of its own through the user's launcher (predict/simulation_job.hpp).
 std::string launched_task(const PredictionRequest& request, std::size_t k,
                           const std::string& where) {
-  const std::string command = shell_command(request.sim_launcher, request.job_command(k));
   request.progress(fmt::format("{} simulation {} as a job: {}", where, k, request.sim_launcher));
-  const CommandOutput job = run_shell_captured(command);
-  const std::size_t mark = job.output.rfind(kTaskResultMark);
-  if (job.exit_code != 0 || mark == std::string::npos) {
-    throw std::runtime_error(fmt::format(
-        "simulation job {} failed (exit status {}{}): the command was: {}", k, job.exit_code,
-        mark == std::string::npos ? ", no result printed" : "", command));
-  }
-  const std::size_t start = mark + kTaskResultMark.size();
-  const std::size_t end = job.output.find('\n', start);
-  std::string result =
-      job.output.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  if (!nlohmann::json::accept(result)) {
-    throw std::runtime_error(fmt::format(
-        "simulation job {} printed a result that is not JSON: the command was: {}", k, command));
-  }
-  return result;
+  return run_simulation_job(request.sim_launcher, request.job_command(k), k);
 }
 
 // Every simulation at every N side by side, `jobs` at a time, each in a process of its own (or

@@ -41,8 +41,7 @@ struct PredictionRequest {
   // Non-empty: every simulation is a job of its own, started through this launcher (a
   // cluster's "srun -N1 -n1", "mpirun -np 1 --host H"), `jobs` at a time: the launcher's
   // words, then job_command(k), a process that makes this same prediction as far as its plan
-  // of simulations and runs simulation k alone (only_task below), printing its result on a
-  // line of its own after kTaskResultMark.
+  // of simulations and runs simulation k alone (only_task below; predict/simulation_job.hpp).
   std::string sim_launcher;
   std::function<std::vector<std::string>(std::size_t)> job_command;
   // Set: this process is such a job. It simulates task `only_task` of the plan, hands the
@@ -58,9 +57,6 @@ struct PredictionRequest {
   // model.warning).
   std::function<void(const std::string&)> progress;
 };
-
-// What a simulation job prints before its result (PredictionRequest::sim_launcher).
-inline constexpr std::string_view kTaskResultMark = "p3s-simulation-task-result ";
 
 // No phase of the training runs is relevant: there is nothing to predict.
 class NothingToPredict : public std::runtime_error {

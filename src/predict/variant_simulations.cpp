@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "core/process_pool.hpp"
+#include "core/request_error.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "predict/checked_trace.hpp"
+#include "predict/simulation_job.hpp"
 #include "predict/simulation_json.hpp"
 #include "report/report_files.hpp"
 #include "sim/simulate.hpp"
@@ -101,19 +103,30 @@ NOutcome outcome_from_json(const nlohmann::json& j) {
 void simulate_variants(const VariantSimulations& run, const model::Slt& slt,
                        report::WhatifPrediction& prediction) {
   const std::vector<std::int64_t>& ns = prediction.ns;
-  if (run.jobs > 1 && ns.size() > 1) {
+  if ((run.jobs > 1 || !run.sim_launcher.empty()) && ns.size() > 1) {
     run.progress(
         fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(run.jobs, ns.size())));
   }
-  // Each N in a process of its own, `jobs` side by side (one job: here).
+  // Each N in a process of its own, `jobs` side by side (one job: here), or a job of its own.
   for (const std::string& text : core::run_in_processes(ns.size(), run.jobs, [&](std::size_t i) {
-         return outcome_to_json(predict_n(run, slt, prediction.variants, ns[i])).dump();
+         if (run.sim_launcher.empty()) return variant_task(run, slt, prediction, i);
+         run.progress(fmt::format("[N = {}] as a job: {}", ns[i], run.sim_launcher));
+         return run_simulation_job(run.sim_launcher, run.job_command(i), i);
        })) {
     const NOutcome outcome = outcome_from_json(nlohmann::json::parse(text));
     prediction.points.insert(prediction.points.end(), outcome.points.begin(), outcome.points.end());
     prediction.warnings.insert(prediction.warnings.end(), outcome.warnings.begin(),
                                outcome.warnings.end());
   }
+}
+
+std::string variant_task(const VariantSimulations& run, const model::Slt& slt,
+                         const report::WhatifPrediction& prediction, std::size_t task) {
+  if (task >= prediction.ns.size()) {
+    throw core::RequestError(
+        fmt::format("there is no simulation task {}: the plan has {}", task, prediction.ns.size()));
+  }
+  return outcome_to_json(predict_n(run, slt, prediction.variants, prediction.ns[task])).dump();
 }
 
 }  // namespace p3s::predict

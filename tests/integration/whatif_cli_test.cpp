@@ -287,6 +287,28 @@ TEST_F(WhatifCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
   EXPECT_NE(jb.at("warnings").dump().find("N = 256 on v1"), std::string::npos) << jb.dump(2);
   EXPECT_EQ(jb.at("points").size(), 4u) << jb.dump(2);  // 16 and 64 on both variants
   EXPECT_EQ(slurp(dir() / "jobs-1" / "whatif.txt"), as_first(dir() / "jobs-2" / "whatif.txt"));
+  // Each N a job of its own through a launcher (mpirun here, a cluster's srun there): whatif
+  // runs again under it, reads the changed platform its launcher wrote, and simulates that N.
+  std::vector<std::string> launched = args;
+  launched.insert(launched.end(),
+                  {"--jobs", "2", "--sim-launcher", std::string(P3S_MPIRUN) + " -np 1"});
+  const CommandResult c = whatif("jobs-mpirun", launched);
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_NE(c.output.find("[N = 256] as a job: "), std::string::npos) << c.output;
+  const auto as_first_from = [](const fs::path& file, const std::string& name) {
+    return std::regex_replace(slurp(file), std::regex(name), "jobs-1");
+  };
+  EXPECT_EQ(ja, without_clock(nlohmann::json::parse(
+                    as_first_from(dir() / "jobs-mpirun" / "whatif.json", "jobs-mpirun"))));
+  EXPECT_EQ(slurp(dir() / "jobs-1" / "whatif.txt"),
+            as_first_from(dir() / "jobs-mpirun" / "whatif.txt", "jobs-mpirun"));
+  std::vector<std::string> failing = args;
+  failing.insert(failing.end(), {"--sim-launcher", "false"});
+  const CommandResult failed = whatif("jobs-false", failing);
+  EXPECT_NE(failed.exit_code, 0) << failed.output;
+  EXPECT_NE(failed.output.find("simulation job 0 failed (exit status 1, no result printed)"),
+            std::string::npos)
+      << failed.output;
 }
 
 TEST_F(WhatifCli, BadInputFailsWithAClearMessage) {
