@@ -36,9 +36,8 @@ std::string run_simulation_job(const std::string& launcher, const std::vector<st
   std::string result =
       job.output.substr(start, end == std::string::npos ? std::string::npos : end - start);
   if (!nlohmann::json::accept(result)) {
-    throw std::runtime_error(
-        fmt::format("simulation job {} printed a result that is not JSON: the command was: {}",
-                    task, command));
+    throw std::runtime_error(fmt::format(
+        "simulation job {} printed a result that is not JSON: the command was: {}", task, command));
   }
   return result;
 }
