@@ -9,6 +9,7 @@
 #include "cli/parse_options.hpp"
 #include "cli/simulation_setup.hpp"
 #include "cli/simulation_table.hpp"
+#include "core/process_pool.hpp"
 #include "model/slt_json.hpp"
 #include "model/slt_scaled_trace.hpp"
 #include "predict/simulation_json.hpp"
@@ -21,13 +22,18 @@ int run_simulate(const Args& args) {
   namespace po = boost::program_options;
   std::string slt_file, json_file;
   int nprocs = 0;
+  std::size_t jobs = core::available_cores();
   InstantiationFlags instantiation;
   SimulationFlags flags;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("slt", po::value(&slt_file)->required(),
                                                  "the model (app.slt)")(
       "nprocs,n", po::value(&nprocs)->required(), "process count N")(
-      "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here");
+      "json", po::value(&json_file), "also write the result as JSON (p3s-simulation 1) here")(
+      "jobs,j", po::value(&jobs)->default_value(jobs),
+      "per phase: simulate this many phases side by side, each in a process of its own "
+      "(default: the cores this process may use; each holds its own engine at N, so memory "
+      "grows with it); the results are those of one at a time");
   add_instantiation_flags(desc, instantiation);
   add_simulation_flags(desc, flags);
   po::positional_options_description pos;
@@ -36,7 +42,7 @@ int run_simulate(const Args& args) {
       args, desc,
       "usage: p3s simulate app.slt -n N --platform P.xml [--ranks-per-host k]\n"
       "                    [--mapping block|cyclic] [--cfg smpi/KEY:VALUE]... [--cpu-speedup X]\n"
-      "                    [--full] [--repetitions M] [--json FILE] [--partial]\n"
+      "                    [--full] [--repetitions M] [--json FILE] [--jobs J] [--partial]\n"
       "                    [--carry-nearest] [--accept-ambiguous]\n\n"
       "Replays the model at N processes in SimGrid's SMPI. By default each relevant phase is\n"
       "simulated on its own (a warm-up, then M measured repetitions): PhaseET is the slowest\n"
@@ -46,7 +52,9 @@ int run_simulate(const Args& args) {
       pos);
   if (!parsed) return 0;
   if (nprocs < 1) throw UsageError("-n must be at least 1");
+  if (jobs < 1) throw UsageError("--jobs must be at least 1");
   sim::SimOptions options = simulation_options(flags);
+  options.phase_jobs = jobs;
 
   const model::Slt slt = model::read_slt(slt_file);
   const std::optional<generate::Instantiation> inst =

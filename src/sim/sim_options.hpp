@@ -1,6 +1,7 @@
 #pragma once
 // How `simulate` runs an ST4NP: the platform, where ranks go, what is measured, and the
 // SimGrid settings passed through.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -44,6 +45,9 @@ struct SimOptions {
   bool native_collectives = true;
   // Passed to SimGrid as given, after p3s's own settings: "--cfg=KEY:VALUE", "--log=...".
   std::vector<std::string> simgrid_args;
+  // PerPhase: this many phases simulated side by side, each in a process of its own (memory:
+  // that many engines at N at once); 1: one after another.
+  std::size_t phase_jobs = 1;
   // Called before each SimGrid run with what it simulates, for progress on long simulations.
   std::function<void(std::string_view)> progress;
 };

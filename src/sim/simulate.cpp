@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -48,6 +49,31 @@ SessionRun run_forked(const core::ScaledTrace& trace, const SimOptions& options,
   return {SessionOutput::decode(child.result), child.peak_rss_kib};
 }
 
+// Every phase on its own (a warm-up repetition, then the measured ones), options.phase_jobs
+// side by side; by phase.
+std::vector<SessionRun> run_phases(const core::ScaledTrace& trace, const SimOptions& options) {
+  const std::vector<core::ScaledPhase>& phases = trace.phases();
+  const std::vector<std::string> texts =
+      core::run_in_processes(phases.size(), options.phase_jobs, [&](std::size_t p) {
+        if (options.progress) {
+          options.progress(fmt::format("phase {}/{} ({}): {} ranks, 1 warm-up + {} measured",
+                                       p + 1, phases.size(), phases[p].name, trace.nprocs(),
+                                       options.measured_repetitions));
+        }
+        const SessionRun run = run_forked(
+            trace, options, core::phase_plan(static_cast<int>(p), options.measured_repetitions));
+        return nlohmann::json{{"output", run.output.encode()}, {"peak_rss_kib", run.peak_rss_kib}}
+            .dump();
+      });
+  std::vector<SessionRun> runs;
+  for (const std::string& text : texts) {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    runs.push_back({SessionOutput::decode(j.at("output").get<std::string>()),
+                    j.at("peak_rss_kib").get<std::int64_t>()});
+  }
+  return runs;
+}
+
 void account(SimResult& result, const SessionRun& run) {
   result.cost.events += run.output.events;
   result.cost.engine_seconds += run.output.engine_seconds;
@@ -70,14 +96,9 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
 
   if (options.mode == SimMode::PerPhase) {
     result.measured_repetitions = options.measured_repetitions;
-    for (int p = 0; p < static_cast<int>(phases.size()); ++p) {
-      if (options.progress) {
-        options.progress(fmt::format("phase {}/{} ({}): {} ranks, 1 warm-up + {} measured", p + 1,
-                                     phases.size(), phases[static_cast<std::size_t>(p)].name,
-                                     trace.nprocs(), options.measured_repetitions));
-      }
-      const SessionRun run =
-          run_forked(trace, options, core::phase_plan(p, options.measured_repetitions));
+    const std::vector<SessionRun> runs = run_phases(trace, options);
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      const SessionRun& run = runs[p];
       account(result, run);
       std::vector<double> per_rank(run.output.end.size());
       for (std::size_t r = 0; r < per_rank.size(); ++r) {
@@ -85,8 +106,8 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
             (run.output.end[r] - run.output.measure_start[r]) / options.measured_repetitions;
       }
       PhaseTime t;
-      t.name = phases[static_cast<std::size_t>(p)].name;
-      t.weight = phases[static_cast<std::size_t>(p)].weight;
+      t.name = phases[p].name;
+      t.weight = phases[p].weight;
       t.per_rank = core::spread_of(per_rank);
       t.phase_et = t.per_rank.max;
       const double first =

@@ -244,6 +244,12 @@ TEST(RobustnessCli, CommandLinesThatWereUnclear) {
   const CommandResult nan = run_command({p3s_bin(), "model", "x", "--threshold", "nan"});
   EXPECT_EQ(nan.exit_code, 2) << nan.output;
   EXPECT_NE(nan.output.find("--threshold"), std::string::npos) << nan.output;
+  // No phase simulated at all.
+  const CommandResult no_jobs =
+      run_command({p3s_bin(), "simulate", "app.slt", "-n", "4", "--jobs", "0", "--platform",
+                   std::string(P3S_SOURCE_DIR) + "/simgrid_platforms/default.xml"});
+  EXPECT_EQ(no_jobs.exit_code, 2) << no_jobs.output;
+  EXPECT_NE(no_jobs.output.find("--jobs must be at least 1"), std::string::npos) << no_jobs.output;
   // Process counts that would take gigabytes to list.
   const CommandResult targets =
       run_command({p3s_bin(), "predict", "--runs", "x", "--targets", "1-2147483646", "--platform",

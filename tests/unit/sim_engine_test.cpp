@@ -157,6 +157,27 @@ TEST(Simulate, StencilPerPhaseAndFullAgree) {
   EXPECT_NEAR(full.pet, per_phase.pet, per_phase.pet * 1e-3);
 }
 
+// Phases side by side, each in a process of its own, give what one after another gives.
+TEST(Simulate, PhasesSideBySideGiveWhatOneAtATimeGives) {
+  StencilShape shape;
+  shape.side = 4;
+  const StencilTrace trace(shape);
+  SimOptions o = options_on(exact_platform(16));
+  const SimResult one = simulate(trace, o);
+  o.phase_jobs = 2;
+  const SimResult two = simulate(trace, o);
+  ASSERT_EQ(two.phases.size(), one.phases.size());
+  for (std::size_t p = 0; p < one.phases.size(); ++p) {
+    EXPECT_EQ(two.phases[p].name, one.phases[p].name);
+    EXPECT_EQ(two.phases[p].phase_et, one.phases[p].phase_et) << one.phases[p].name;
+    EXPECT_EQ(two.phases[p].per_rank.min, one.phases[p].per_rank.min);
+    EXPECT_EQ(two.phases[p].fill, one.phases[p].fill);
+  }
+  EXPECT_EQ(two.pet, one.pet);
+  EXPECT_EQ(two.cost.events, one.cost.events);
+  EXPECT_GT(two.cost.peak_rss_kib, 0);
+}
+
 TEST(Simulate, PlacesSeveralRanksPerHost) {
   StencilShape shape;
   shape.side = 4;
