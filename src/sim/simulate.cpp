@@ -56,8 +56,8 @@ std::vector<SessionRun> run_phases(const core::ScaledTrace& trace, const SimOpti
   const std::vector<std::string> texts =
       core::run_in_processes(phases.size(), options.phase_jobs, [&](std::size_t p) {
         if (options.progress) {
-          options.progress(fmt::format("phase {}/{} ({}): {} ranks, 1 warm-up + {} measured",
-                                       p + 1, phases.size(), phases[p].name, trace.nprocs(),
+          options.progress(fmt::format("phase {}/{} ({}): {} ranks, 1 warm-up + {} measured", p + 1,
+                                       phases.size(), phases[p].name, trace.nprocs(),
                                        options.measured_repetitions));
         }
         const SessionRun run = run_forked(
