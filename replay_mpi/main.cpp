@@ -223,6 +223,18 @@ MeasurableOptions measurable_options(const ReplayOptions& o, bool live,
   return mo;
 }
 
+// Each phase's PhaseET and the replay's verdicts on it.
+void print_phases(const ReplayResult& r) {
+  for (const PhaseResult& ph : r.phases) {
+    std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);
+    if (!ph.not_held.empty())
+      std::printf("  WARNING: not held at this R: %s\n", ph.not_held.c_str());
+    if (!ph.collective_fit_misses.empty())
+      std::printf("  WARNING: its collectives' time at N is a guess: %s\n",
+                  ph.collective_fit_misses.c_str());
+  }
+}
+
 // This process's part in the run: a measurable process (slot >= 0), a black hole (hole >= 0),
 // perhaps a noise sender or receiver, or nothing but the barriers.
 struct Roles {
@@ -406,14 +418,7 @@ int replay(int argc, char** argv) {
   add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
   mark_unfollowed_fits(trace, replayed_phases(o, trace), r);
   write_json_atomically(o.output, to_json(r));
-  for (const PhaseResult& ph : r.phases) {
-    std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);
-    if (!ph.not_held.empty())
-      std::printf("  WARNING: not held at this R: %s\n", ph.not_held.c_str());
-    if (!ph.collective_fit_misses.empty())
-      std::printf("  WARNING: its collectives' time at N is a guess: %s\n",
-                  ph.collective_fit_misses.c_str());
-  }
+  print_phases(r);
   std::printf("PET %.6g s at N = %d; SynET %.3g s; written to %s\n", r.pet, r.nprocs, r.synet,
               o.output.c_str());
   return 0;
