@@ -70,6 +70,8 @@ int run_simulate(const Args& args) {
     fmt::print(stderr, "  {}\n", what);
     std::fflush(stderr);
   };
+  if (const auto warning = sim::smpi_collectives_warning(options))
+    fmt::print(stderr, "WARNING: {}\n", *warning);
   const sim::SimResult result = sim::simulate(*trace, options);
   print_simulation_table(result);
 

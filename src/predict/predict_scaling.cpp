@@ -408,6 +408,8 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   prediction.not_modelled = report::not_modelled(slt);
   prediction.coverage = report::coverage_lines(slt);
 
+  if (const auto warning = sim::smpi_collectives_warning(request.simulation))
+    prediction.warnings.push_back(*warning);
   prediction.interval = request.interval ? "fits" : "";
   prediction.interval_level = request.interval_level;
   if (!request.replay_launcher.empty() && request.simulation.mode == sim::SimMode::Full) {

@@ -103,6 +103,8 @@ NOutcome outcome_from_json(const nlohmann::json& j) {
 void simulate_variants(const VariantSimulations& run, const model::Slt& slt,
                        report::WhatifPrediction& prediction) {
   const std::vector<std::int64_t>& ns = prediction.ns;
+  if (const auto warning = sim::smpi_collectives_warning(run.simulation))
+    prediction.warnings.push_back(*warning);
   if ((run.jobs > 1 || !run.sim_launcher.empty()) && ns.size() > 1) {
     run.progress(
         fmt::format("[simulations] {} N, {} at a time", ns.size(), std::min(run.jobs, ns.size())));

@@ -55,4 +55,14 @@ struct SimOptions {
 SimMode mode_from_name(std::string_view name);  // "per-phase" | "full"
 std::string_view mode_name(SimMode mode);
 
+// When `o` leaves some collectives to SMPI's own algorithms (another selector or algorithm than
+// those p3s runs itself, or native_collectives off): a warning that SMPI simulates them without
+// its eager sends. p3s keeps SMPI's detached sends off: they cost a linear search per message,
+// and SimGrid 3.32 frees a sender's stack buffer when an algorithm that builds SMP communicators
+// (the mpich, mvapich2 and impi selectors; ompi's from N = 256) switches replay off between a
+// send and its receive. Their small messages then wait for their receivers: +17 % on the 3D
+// stencil's PET at N = 128 under smpi/coll-selector:ompi, where SMPI's own replay of the same
+// trace with eager sends gives the application's time.
+std::optional<std::string> smpi_collectives_warning(const SimOptions& o);
+
 }  // namespace p3s::sim

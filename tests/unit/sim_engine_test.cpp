@@ -178,6 +178,26 @@ TEST(Simulate, PhasesSideBySideGiveWhatOneAtATimeGives) {
   EXPECT_GT(two.cost.peak_rss_kib, 0);
 }
 
+TEST(SimOptions, CollectivesSmpiRunsWithoutEagerSendsAreNamed) {
+  SimOptions o;
+  EXPECT_FALSE(smpi_collectives_warning(o));
+  for (const char* own : {"--cfg=smpi/allreduce:rdb", "--cfg=smpi/coll-selector:default",
+                          "--cfg=network/model:SMPI", "--log=root.thres:critical"}) {
+    o.simgrid_args = {own};
+    EXPECT_FALSE(smpi_collectives_warning(o)) << own;
+  }
+  o.simgrid_args = {"--cfg=smpi/coll-selector:ompi", "--cfg=smpi/bcast:default",
+                    "--cfg=smpi/alltoall:ring"};
+  const auto named = smpi_collectives_warning(o);
+  ASSERT_TRUE(named);
+  EXPECT_NE(named->find("(smpi/coll-selector:ompi, smpi/alltoall:ring)"), std::string::npos)
+      << *named;
+  o.simgrid_args.clear();
+  o.native_collectives = false;
+  ASSERT_TRUE(smpi_collectives_warning(o));
+  EXPECT_NE(smpi_collectives_warning(o)->find("--smpi-collectives"), std::string::npos);
+}
+
 TEST(Simulate, PlacesSeveralRanksPerHost) {
   StencilShape shape;
   shape.side = 4;
