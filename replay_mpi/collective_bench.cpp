@@ -10,16 +10,58 @@
 namespace p3s::replay {
 namespace {
 
-// The slowest member's mean time per call, after one warm-up call.
-double time_on(const CollectiveShape& shape, MPI_Comm comm, int repetitions, CollectiveCall& call) {
+// What one communicator size gave: the slowest member's mean time per call back to back, and
+// how far apart the members leave a call they entered together.
+struct SizeTimes {
+  double seconds = 0;
+  double exit_spread = 0;
+};
+
+// Whether every member's MPI_Wtime reads one clock: the MPI says so (MPI_WTIME_IS_GLOBAL, as
+// SMPI does), or the members share one node (Open MPI says no even then, but a node's ranks
+// read its one clock).
+bool global_clock(MPI_Comm comm) {
+  int* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &value, &found);
+  if (found != 0 && value != nullptr && *value != 0) return true;
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 0, members = 0;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_size(comm, &members);
+  MPI_Comm_free(&node);
+  int all = on_node == members ? 1 : 0, every = 0;
+  MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_MIN, comm);
+  return every == 1;
+}
+
+// The slowest member's mean time per call, after one warm-up call; then, where the members
+// share a clock, `repetitions` times a call entered right after a barrier, the latest member's
+// leaving it less the earliest's (their mean).
+SizeTimes time_on(const CollectiveShape& shape, MPI_Comm comm, int repetitions,
+                  CollectiveCall& call) {
   MPI_Barrier(comm);
   call.run(shape, comm, 0);
   const double start = MPI_Wtime();
   for (int i = 0; i < repetitions; ++i) call.run(shape, comm, 0);
   const double mine = (MPI_Wtime() - start) / repetitions;
-  double slowest = 0;
-  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return slowest;
+  SizeTimes t;
+  MPI_Allreduce(&mine, &t.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  // How far apart the members leave needs one clock for all of them.
+  if (!global_clock(comm)) return t;
+  double spread = 0;
+  for (int i = 0; i < repetitions; ++i) {
+    MPI_Barrier(comm);
+    call.run(shape, comm, 0);
+    const double left = MPI_Wtime();
+    double latest = 0, earliest = 0;
+    MPI_Allreduce(&left, &latest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    MPI_Allreduce(&left, &earliest, 1, MPI_DOUBLE, MPI_MIN, comm);
+    spread += latest - earliest;
+  }
+  t.exit_spread = spread / repetitions;
+  return t;
 }
 
 }  // namespace
@@ -62,12 +104,13 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
   CollectiveCall call;
   std::map<CollectiveShape, double> at_n;
   for (const CollectiveShape& shape : shapes) {
-    std::vector<double> seconds;
+    std::vector<double> seconds, spreads;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      double t = 0;
+      SizeTimes t;
       if (comms[i] != MPI_COMM_NULL) t = time_on(shape, comms[i], repetitions, call);
       // Process 0 is in every communicator: it knows every time.
-      seconds.push_back(t);
+      seconds.push_back(t.seconds);
+      spreads.push_back(t.exit_spread);
       MPI_Barrier(MPI_COMM_WORLD);
     }
     double value = 0;
@@ -87,6 +130,12 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
       r.fit = fit_collective(fit_sizes, fit_seconds);
       r.fit_sizes = fit_sizes;
       r.at_n_seconds = r.fit.at(static_cast<double>(shape.members));
+      r.exit_spreads = spreads;
+      std::vector<double> fit_spreads;
+      for (const std::size_t i : fit_points(sizes, shape.members))
+        fit_spreads.push_back(spreads[i]);
+      r.exit_spread_at_n = std::max(
+          0.0, fit_collective(fit_sizes, fit_spreads).at(static_cast<double>(shape.members)));
       value = r.at_n_seconds;
       results.push_back(r);
     }
@@ -98,6 +147,20 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
   return at_n;
 }
 
+namespace {
+
+// The fitted collective of `shape` in `results`, if it was fitted.
+const CollectiveResult* fitted(const std::vector<CollectiveResult>& results,
+                               const CollectiveShape& shape) {
+  const auto it = std::find_if(results.begin(), results.end(), [&](const CollectiveResult& c) {
+    return c.op == core::op_name(shape.op) && c.bytes == std::max(shape.bytes, shape.rbytes) &&
+           c.members == shape.members;
+  });
+  return it == results.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
 void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
                           ReplayResult& result) {
   for (std::size_t i = 0; i < phases.size() && i < result.phases.size(); ++i) {
@@ -105,20 +168,35 @@ void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>
     if (ph.collectives != "fit") continue;
     std::vector<std::string> reasons;
     for (const CollectiveShape& shape : collective_shapes(trace, {phases[i]})) {
-      const auto fitted = std::find_if(
-          result.collectives.begin(), result.collectives.end(), [&](const CollectiveResult& c) {
-            return c.op == core::op_name(shape.op) &&
-                   c.bytes == std::max(shape.bytes, shape.rbytes) && c.members == shape.members;
-          });
-      if (fitted == result.collectives.end()) continue;
-      if (std::string why = fit_misses_because(*fitted); !why.empty())
-        reasons.push_back(std::move(why));
+      const CollectiveResult* c = fitted(result.collectives, shape);
+      if (c == nullptr) continue;
+      if (std::string why = fit_misses_because(*c); !why.empty()) reasons.push_back(std::move(why));
     }
     if (reasons.empty()) continue;
     for (std::size_t k = 0; k < reasons.size(); ++k)
       ph.collective_fit_misses += (k > 0 ? "; " : "") + reasons[k];
     result.warnings.push_back(
         ph.name + ": its collectives' time at N is a guess: " + ph.collective_fit_misses);
+  }
+}
+
+void add_overlap_allowances(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                            ReplayResult& result) {
+  for (std::size_t i = 0; i < phases.size() && i < result.phases.size(); ++i) {
+    PhaseResult& ph = result.phases[i];
+    if (ph.collectives != "fit") continue;
+    double spread = 0, collectives = 0;
+    for (const CollectiveShape& shape : collective_shapes(trace, {phases[i]})) {
+      if (const CollectiveResult* c = fitted(result.collectives, shape)) {
+        spread += c->exit_spread_at_n;
+        collectives += c->at_n_seconds;
+      }
+    }
+    // What the messages take at most: the PhaseET less the compute and the collectives.
+    const double messages = std::max(0.0, ph.phase_et - ph.compute_seconds - collectives);
+    const double allowance = std::min(spread, messages);
+    // Below 1 % of the PhaseET it is within what the replay measures anyway.
+    if (allowance >= 0.01 * ph.phase_et) ph.overlap_allowance = allowance;
   }
 }
 

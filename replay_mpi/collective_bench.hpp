@@ -28,4 +28,11 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
 void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
                           ReplayResult& result);
 
+// Gives each phase of `result` that took its collectives' times from fits the time by which
+// its PhaseET may be long (PhaseResult::overlap_allowance): the steps start the exchanges that
+// follow a collective with every loaded rank together, where at N its members leave it spread
+// over exit_spread_at_n, and a member that leaves late finds its neighbours' messages there.
+void add_overlap_allowances(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                            ReplayResult& result);
+
 }  // namespace p3s::replay

@@ -229,6 +229,10 @@ void print_phases(const ReplayResult& r) {
     std::printf("%s: PhaseET %.6g s x %.6g\n", ph.name.c_str(), ph.phase_et, ph.weight);
     if (!ph.not_held.empty())
       std::printf("  WARNING: not held at this R: %s\n", ph.not_held.c_str());
+    if (ph.overlap_allowance > 0)
+      std::printf(
+          "  may be up to %.3g s long: its collectives' members leave them spread out at N\n",
+          ph.overlap_allowance);
     if (!ph.collective_fit_misses.empty())
       std::printf("  WARNING: its collectives' time at N is a guess: %s\n",
                   ph.collective_fit_misses.c_str());
@@ -417,6 +421,7 @@ int replay(int argc, char** argv) {
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
   add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
   mark_unfollowed_fits(trace, replayed_phases(o, trace), r);
+  add_overlap_allowances(trace, replayed_phases(o, trace), r);
   write_json_atomically(o.output, to_json(r));
   print_phases(r);
   std::printf("PET %.6g s at N = %d; SynET %.3g s; written to %s\n", r.pet, r.nprocs, r.synet,

@@ -80,7 +80,8 @@ ordered_json to_json(const ReplayResult& r) {
                       {"replay_network_messages", p.replay_network_messages},
                       {"noise_messages", p.noise_messages},
                       {"held", p.not_held.empty()},
-                      {"collective_fit_holds", p.collective_fit_misses.empty()}});
+                      {"collective_fit_holds", p.collective_fit_misses.empty()},
+                      {"overlap_allowance_seconds", p.overlap_allowance}});
     if (!p.not_held.empty()) phases.back()["not_held_because"] = p.not_held;
     if (!p.collective_fit_misses.empty())
       phases.back()["collective_fit_misses_because"] = p.collective_fit_misses;
@@ -96,7 +97,9 @@ ordered_json to_json(const ReplayResult& r) {
                            {"fit", c.fit.equation()},
                            {"coefficients", {c.fit.a, c.fit.b, c.fit.c}},
                            {"max_residual", c.fit.max_relative_residual},
-                           {"at_n_seconds", c.at_n_seconds}});
+                           {"at_n_seconds", c.at_n_seconds},
+                           {"exit_spreads", c.exit_spreads},
+                           {"exit_spread_at_n_seconds", c.exit_spread_at_n}});
   }
   ordered_json steps = ordered_json::array();
   for (const StepResult& s : r.step_log) {
@@ -199,6 +202,9 @@ ReplayResult replay_result_of(const json& j) {
       ph.not_held = verdict(p, "held", "not_held_because");
       ph.collective_fit_misses =
           verdict(p, "collective_fit_holds", "collective_fit_misses_because");
+      // Absent in results written before the replay gave it: none.
+      if (p.contains("overlap_allowance_seconds"))
+        ph.overlap_allowance = core::json_number(p.at("overlap_allowance_seconds"), 0);
       r.phases.push_back(ph);
     });
   }
@@ -221,6 +227,12 @@ ReplayResult replay_result_of(const json& j) {
       col.fit = {core::json_number(k[0]), core::json_number(k[1]), core::json_number(k[2])};
       col.fit.max_relative_residual = core::json_number(c.at("max_residual"), 0);
       col.at_n_seconds = core::json_number(c.at("at_n_seconds"), 0);
+      // Absent in results written before the replay measured them: none.
+      if (c.contains("exit_spreads")) {
+        for (const json& t : c.at("exit_spreads"))
+          col.exit_spreads.push_back(core::json_number(t, 0));
+        col.exit_spread_at_n = core::json_number(c.at("exit_spread_at_n_seconds"), 0);
+      }
       r.collectives.push_back(std::move(col));
     });
   }

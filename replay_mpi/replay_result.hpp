@@ -36,6 +36,10 @@ struct PhaseResult {
   double noise_messages = 0;
   // Empty when the replay holds the phase at this R; else why not (forwarding_cycle.hpp).
   std::string not_held;
+  // By how much the PhaseET may be long (s; 0: none worth saying): its collectives' members
+  // leave them spread out at N, and the exchange after them can overlap that spread, which the
+  // steps, starting it together, do not (collective_bench.hpp: add_overlap_allowances).
+  double overlap_allowance = 0;
   // Empty unless a collective's time at N came from a fit that misses its own measurements
   // (CollectiveFit::follows_points): which, and by how much.
   std::string collective_fit_misses;
@@ -50,6 +54,11 @@ struct CollectiveResult {
   std::vector<int> fit_sizes;   // the P the fit was made from (fit_points)
   CollectiveFit fit;
   double at_n_seconds = 0;
+  // At each P, how far apart the members leave a call they entered together (latest less
+  // earliest, s), and that spread at N from the same kind of fit: a linear reduce and a
+  // binomial broadcast let members go log2 P hops apart, recursive doubling together.
+  std::vector<double> exit_spreads;
+  double exit_spread_at_n = 0;
 };
 
 // Empty when `c`'s fit follows its measurements; else why its time at N is a guess, in words.

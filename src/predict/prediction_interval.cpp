@@ -79,7 +79,7 @@ std::optional<report::Interval> simulated_interval(const model::Slt& slt, std::i
 report::Interval replayed_interval(const replay::ReplayResult& replayed) {
   report::Interval interval;
   for (const replay::PhaseResult& phase : replayed.phases) {
-    interval.low += phase.by_repetition.min * phase.weight;
+    interval.low += (phase.by_repetition.min - phase.overlap_allowance) * phase.weight;
     interval.high += phase.by_repetition.max * phase.weight;
   }
   // Each rank's mean over repetitions may peak in no single repetition: keep the PET inside.

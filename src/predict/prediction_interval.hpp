@@ -49,7 +49,8 @@ std::optional<report::Interval> interval_of(const BoundPet& low, const BoundPet&
 std::vector<std::string> phase_names(const model::SltScaledTrace& trace);
 
 // The replayed PET's interval: every phase at its fastest and at its slowest measured
-// repetition (the slowest rank's time in each), weighted, widened to hold the replayed PET.
+// repetition (the slowest rank's time in each), the fastest less the time by which the replay
+// says the phase may be long (overlap_allowance), weighted, widened to hold the replayed PET.
 report::Interval replayed_interval(const replay::ReplayResult& replayed);
 
 }  // namespace p3s::predict

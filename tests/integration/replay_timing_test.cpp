@@ -41,6 +41,10 @@ struct TimingCase {
   // The phases whose collectives' time at N the replay must call a guess at R < N
   // (collective_fit_holds: false, its fits missing their own measurements), and no other.
   std::vector<std::size_t> guessed = {};
+  // The phases the replay must say may be long at R < N (overlap_allowance_seconds > 0: their
+  // collectives' members leave them spread out at N), the truth then between the PhaseET less
+  // that and the PhaseET; every other phase's allowance is 0.
+  std::vector<std::size_t> overlapped = {};
 };
 
 void PrintTo(const TimingCase& c, std::ostream* os) {
@@ -129,8 +133,18 @@ TEST_P(ReplayTiming, FewerProcessesReplayWhatAllOfThemDo) {
                 c.app.c_str(), c.n, processes, few.at("measurable").get<int>(),
                 few.at("black_holes").get<int>(), few.at("steps").get<int>(), 100 * error,
                 c.not_held.empty() ? "" : " (not held: see below)");
+    double allowed = 0;  // the PET's share of the phases' allowances
+    for (std::size_t p = 0; p < few.at("phases").size(); ++p) {
+      allowed += few.at("phases")[p].at("overlap_allowance_seconds").get<double>() *
+                 few.at("phases")[p].at("weight").get<double>();
+    }
     if (c.not_held.empty()) {
-      EXPECT_LE(std::fabs(error), 0.05);
+      // Within 5 %, or, with an allowance, between the PET less it and 5 % above.
+      EXPECT_GE(pet, (few.at("pet_seconds").get<double>() - allowed) * 0.95);
+      EXPECT_LE(error, 0.05 + allowed / pet);
+      if (allowed == 0) {
+        EXPECT_GE(error, -0.05);
+      }
     }
     for (std::size_t p = 0; p < all.at("phases").size(); ++p) {
       const nlohmann::json& a = all.at("phases")[p];
@@ -141,7 +155,18 @@ TEST_P(ReplayTiming, FewerProcessesReplayWhatAllOfThemDo) {
                   few.at("phases")[p].at("collectives").get<std::string>().c_str(),
                   100 * relative(got, truth));
       const bool matters = truth * a.at("weight").get<double>() >= 0.01 * pet;
-      if (matters && c.not_held.empty()) {
+      const double allowance = few.at("phases")[p].at("overlap_allowance_seconds").get<double>();
+      const bool overlapped =
+          std::find(c.overlapped.begin(), c.overlapped.end(), p) != c.overlapped.end();
+      if (c.not_held.empty()) {
+        EXPECT_EQ(allowance > 0, overlapped) << a.at("name") << ": allowance " << allowance;
+      }
+      if (overlapped) {
+        std::printf("    may be %.3g s long, as the replay says: the truth is %.1f %% of that\n",
+                    allowance, 100 * (got - truth) / allowance);
+        EXPECT_GE(truth, (got - allowance) * 0.99) << a.at("name");
+        EXPECT_LE(truth, got * 1.01) << a.at("name");
+      } else if (matters && c.not_held.empty()) {
         EXPECT_LE(std::fabs(relative(got, truth)), 0.05) << a.at("name");
       }
       EXPECT_TRUE(a.at("held").get<bool>()) << a.at("name") << " at R = N";
@@ -168,7 +193,9 @@ TEST_P(ReplayTiming, FewerProcessesReplayWhatAllOfThemDo) {
 INSTANTIATE_TEST_SUITE_P(
     Apps, ReplayTiming,
     ::testing::Values(
-        TimingCase{"stencil2d", {4, 9, 16, 25}, {"64", "40"}, 256, ""},
+        // SMPI's default allreduce (a linear reduce, then a binomial broadcast) lets its members
+        // go log2 N hops apart: the exchange after it overlaps that, which the steps do not.
+        TimingCase{"stencil2d", {4, 9, 16, 25}, {"64", "40"}, 256, "", {}, "", "", {}, {0}},
         // Recursive doubling's allreduce, fitted from the P of N's kind (collective_fit.hpp):
         // +5.9 % at R = N/8 when it was fitted over every P.
         TimingCase{"stencil2d",
@@ -181,7 +208,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "stencil2d_rdb"},
         TimingCase{"butterfly", {4, 8, 16, 32}, {"4096", "40"}, 256, ""},
         TimingCase{"two_phase", {4, 8, 16, 32}, {"8", "20"}, 256, ""},
-        TimingCase{"imbalanced", {4, 6, 8, 12}, {"2048", "40"}, 128, ""},
+        TimingCase{"imbalanced", {4, 6, 8, 12}, {"2048", "40"}, 128, "", {}, "", "", {}, {0}},
         TimingCase{"wavefront", {4, 6, 8, 12}, {"1024", "40"}, 96, ""},
         TimingCase{"ring",
                    {4, 8, 16, 32},
@@ -190,14 +217,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "each odd rank sends what it has just received: a black hole's message, there "
                    "at once, lets the chain it feeds run as a pipeline",
                    {0}},
-        TimingCase{"stencil3d",
-                   {8, 12, 16, 27},
-                   {"16", "30"},
-                   128,
-                   "its halo phase comes out +8 % at R = N/8 and N/16, every step alike: its "
-                   "allreduce is timed as members entering together (32.8 us at N = 128), "
-                   "where after the halo exchange they enter out of step and spend 17.5 to 33.2 "
-                   "us in it (replay_mpi/README.md)"},
+        // Its halo phase +8 % at R = N/8 and N/16: the rank the broadcast reaches last finds
+        // its neighbours' faces there (replay_mpi/README.md); within the allowance.
+        TimingCase{"stencil3d", {8, 12, 16, 27}, {"16", "30"}, 128, "", {}, "", "", {}, {0}},
         // MPICH's selection (recursive doubling for a short allreduce): the members leave the
         // allreduce together, and the halo phase the default selection makes +8 % is held.
         TimingCase{"stencil3d",
