@@ -173,6 +173,12 @@ RankTraffic rank_traffic(const std::vector<core::Event>& events, int r, int n,
       traffic.world_calls.push_back({e.op, e.root});
       continue;
     }
+    if (core::is_nonblocking(e.op) && e.req == core::kNone) {
+      problems.add(
+          fmt::format("{}: rank {} makes an {} without a request, which nothing can "
+                      "complete",
+                      phase, r, core::op_name(e.op)));
+    }
     if (core::op_kind(e.op) != core::OpKind::PointToPoint) continue;
     if (!matchable(e, n)) {
       problems.add(fmt::format("{}: rank {} names a peer outside 0..{}", phase, r, n - 1));

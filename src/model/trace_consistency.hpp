@@ -1,6 +1,7 @@
 #pragma once
 // Whether a scaled trace could run: in every phase each send has its receive at the peer
-// (same bytes and tag) and each collective is called by every member of its communicator.
+// (same bytes and tag), each collective is called by every member of its communicator, and
+// each non-blocking call has a request to complete it.
 #include <string>
 #include <vector>
 

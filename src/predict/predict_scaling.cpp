@@ -194,7 +194,15 @@ PointOutcome simulate_point(const PredictionRequest& request, const model::Slt& 
   options.progress = [&](std::string_view what) {
     request.progress(fmt::format("{}   {}", where, what));
   };
-  result = sim::simulate(*trace, options);
+  try {
+    result = sim::simulate(*trace, options);
+  } catch (const std::exception& e) {
+    // One N the simulator cannot run is named; the others are still predicted.
+    out.warnings.push_back(
+        fmt::format("N = {} not predicted: the simulation failed: {}", n, e.what()));
+    request.progress(fmt::format("{} FAILED: {}", where, e.what()));
+    return out;
+  }
   if (const auto problem = unusable_pet(result, *trace)) {
     out.warnings.push_back(*problem);
     request.progress(fmt::format("{} refused: PET = {}", where, result.pet));

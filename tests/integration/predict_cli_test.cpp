@@ -774,6 +774,35 @@ TEST(PredictCli, ACollectiveTheReplayCannotFitHasThatAsItsCause) {
   EXPECT_TRUE(warned) << j.at("warnings").dump(2);
 }
 
+// An N the simulator cannot run (more ranks than the platform's 16 hosts) is named in the
+// warnings, and the others are still predicted, side by side and one at a time alike.
+TEST(PredictCli, AnNTheSimulatorCannotRunIsNamedAndTheOthersPredicted) {
+  const fs::path dir = scratch_dir("predict-cli-sim-fails");
+  SmpiTraining t;
+  train(dir, t);
+  if (HasFatalFailure()) return;
+  const fs::path small = dir / "hosts16.xml";
+  ASSERT_EQ(p3s({"platform", "-o", small.string(), "--hosts", "16"}).exit_code, 0);
+  for (const char* jobs : {"1", "2"}) {
+    SCOPED_TRACE(std::string("--jobs ") + jobs);
+    const fs::path out = dir / (std::string("report-") + jobs);
+    std::vector<std::string> args = predict_args(t, "16,64", out);
+    args.at(std::find(args.begin(), args.end(), kPlatform) - args.begin()) = small.string();
+    args.insert(args.end(), {"--interval", "none", "--jobs", jobs});
+    const CommandResult r = p3s(args);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json j = read_json(out / "prediction.json");
+    EXPECT_EQ(point_ns(j), (std::vector<std::int64_t>{4, 9, 16})) << j.dump(2);
+    const std::string warnings = j.at("warnings").dump();
+    for (const char* n : {"25", "64"}) {
+      EXPECT_NE(warnings.find(std::string("N = ") + n + " not predicted: the simulation failed: " +
+                              n + " ranks at 1 per host need " + n + " hosts; the platform has 16"),
+                std::string::npos)
+          << warnings;
+    }
+  }
+}
+
 TEST(PredictCli, BadInputFailsWithAClearMessage) {
   const fs::path dir = scratch_dir("predict-cli-bad");
   fs::create_directories(dir);

@@ -41,13 +41,19 @@ class RingTrace final : public core::ScaledTrace {
       all.rbytes = 8;
       events.push_back(all);
     } else {
+      Event wait;
+      wait.op = Op::Waitall;
       for (int peer : {rank - 1, rank + 1}) {
         if (peer < 0 || peer >= n_) continue;
         events.push_back(receive(Op::Irecv, peer, 3, 32));
         events.push_back(send(Op::Isend, peer, 3, 32));
       }
-      Event wait;
-      wait.op = Op::Waitall;
+      // Each request its own id, all completed by the waitall.
+      for (std::size_t i = 0; i < events.size(); ++i) {
+        events[i].req = static_cast<std::int64_t>(i);
+        wait.requests.push_back({events[i].req, events[i].op == Op::Isend,
+                                 events[i].op == Op::Isend ? events[i].dst : events[i].src, 3, 32});
+      }
       events.push_back(wait);
     }
     if (fault_) fault_(phase, rank, events);
@@ -104,6 +110,17 @@ TEST(TraceConsistency, ConsistentTracePasses) {
     EXPECT_TRUE(report.consistent()) << "n = " << n << "\n" << all_problems(report);
     EXPECT_TRUE(report.problems.empty());
   }
+}
+
+TEST(TraceConsistency, ANonBlockingCallWithoutARequestIsReported) {
+  // Rank 2's irecv from rank 1 has lost its request: nothing could complete it.
+  const RingTrace trace(4, [](int phase, int rank, std::vector<Event>& events) {
+    if (phase == 1 && rank == 2) events.front().req = core::kNone;
+  });
+  const ConsistencyReport report = check_consistency(trace);
+  ASSERT_EQ(report.problem_count, 1u) << all_problems(report);
+  EXPECT_EQ(report.problems.front(),
+            "halo: rank 2 makes an irecv without a request, which nothing can complete");
 }
 
 TEST(TraceConsistency, SendWithoutReceiveNamesPhaseAndRanks) {
