@@ -171,11 +171,17 @@ std::string group_text(const std::vector<EventToken>& events, std::size_t i, Cal
 }
 
 // "irecv x4, isend x4, waitall, allreduce", "(irecv, send, wait) x12": the calls of one
-// repetition, repeated groups of up to eight calls counted.
+// repetition, repeated groups of up to eight calls counted. A repetition whose calls follow no
+// short pattern (completions in the order messages arrived: thousands of groups) is cut after
+// the groups of the first kMaxCallsText characters, with its count of calls.
 std::string calls_text(const std::vector<EventToken>& events) {
+  constexpr std::size_t kMaxCallsText = 240;
   std::string out;
   for (std::size_t i = 0; i < events.size();) {
     const CallGroup group = repeated_group(events, i);
+    if (out.size() > kMaxCallsText) {
+      return fmt::format("{}, ... ({} calls in all)", out, events.size());
+    }
     if (!out.empty()) out += ", ";
     out += group_text(events, i, group);
     i += group.length * group.repeats;
