@@ -132,6 +132,27 @@ struct PendingRequests {
   std::vector<std::int32_t> posted_by;  // the slot template that posted each pending request
   std::int64_t next = 0;
 
+  // Numbers e's request (a non-blocking point-to-point call) and keeps it pending.
+  void post(core::Event& e, std::int32_t slot) {
+    e.req = next++;
+    const bool send = e.dst != core::kNone;
+    pending.push_back(
+        {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
+    posted_by.push_back(slot);
+  }
+
+  // A wait completes the oldest pending request, a waitall all of them; false when a wait has
+  // none to complete.
+  bool complete_in_order(core::Event& e) {
+    if (core::completes_one(e.op)) {
+      if (pending.empty()) return false;
+      complete(0, e);
+    } else if (e.op == core::Op::Waitall) {
+      while (!pending.empty()) complete(0, e);
+    }
+    return true;
+  }
+
   void complete(std::size_t k, core::Event& e) {
     e.requests.push_back(pending[k]);
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
@@ -157,21 +178,14 @@ struct PendingRequests {
 bool track_requests(core::Event& e, const SlotModel& m, std::int32_t slot,
                     PendingRequests& requests) {
   if (core::is_nonblocking(m.op) && core::is_point_to_point(m.op)) {
-    e.req = requests.next++;
-    const bool send = e.dst != core::kNone;
-    requests.pending.push_back(
-        {e.req, send, send ? e.dst : e.src, send ? e.tag : e.rtag, send ? e.bytes : e.rbytes});
-    requests.posted_by.push_back(slot);
+    requests.post(e, slot);
   } else if (!m.completes.empty()) {
     requests.complete_named(m, e);
     if (e.requests.empty() && (core::completes_one(m.op) || m.needs_request)) return false;
-  } else if (core::completes_one(m.op)) {
+  } else {
     // The oldest pending one completes (for waitany and waitsome, which one came first in the
-    // run).
-    if (requests.pending.empty()) return false;
-    requests.complete(0, e);
-  } else if (m.op == core::Op::Waitall) {
-    while (!requests.pending.empty()) requests.complete(0, e);
+    // run), or all of them.
+    return requests.complete_in_order(e);
   }
   return true;
 }
@@ -410,6 +424,10 @@ void SltScaledTrace::carried_events(const InstantiatedPhase& inst, int rank,
   };
   const std::int64_t burst = std::llround(
       inst.compute_ns(rank) / static_cast<double>(std::max<std::size_t>(1, events.size())));
+  // The pattern keeps no requests: they are numbered and completed in the order of the calls,
+  // as a modelled phase's without named completions are. A request the repetition leaves open
+  // stays so, and the simulation says which.
+  PendingRequests requests;
   for (const CarriedRankEvent& c : events) {
     core::Event e;
     e.op = c.op;
@@ -421,6 +439,11 @@ void SltScaledTrace::carried_events(const InstantiatedPhase& inst, int rank,
     e.rtag = c.rtag;
     e.bytes = c.bytes;
     e.rbytes = c.rbytes;
+    if (core::is_nonblocking(e.op) && core::is_point_to_point(e.op)) {
+      requests.post(e, core::kNone);
+    } else {
+      requests.complete_in_order(e);
+    }
     out.push_back(std::move(e));
   }
 }
