@@ -41,9 +41,19 @@ HeldOutModel model_with_holdout(const std::vector<std::filesystem::path>& traini
   model::HoldoutCheck check =
       model::check_holdout(out.built.slt, out.holdout, out.built.holdout_phase);
   model::settle_by_holdout(out.built, check);
+  // The loop: of the phases that repeat in the largest training run, the one with the largest
+  // share there (a setup phase made once can take more of a small oversubscribed run when its
+  // ranks wait their turns), else the largest phase.
   const model::Slt& slt = out.built.slt;
+  const auto repeats = [&](const model::PhaseModel& p) {
+    return !p.runs_n.empty() && p.weight.at(static_cast<double>(p.runs_n.back())) > 1;
+  };
   for (std::size_t k = 1; k < slt.phases.size(); ++k) {
-    if (slt.phases[k].shares.back() > slt.phases[out.main].shares.back()) out.main = k;
+    const model::PhaseModel& candidate = slt.phases[k];
+    const model::PhaseModel& chosen = slt.phases[out.main];
+    const bool loop_first = repeats(candidate) && !repeats(chosen);
+    const bool same_kind = repeats(candidate) == repeats(chosen);
+    if (loop_first || (same_kind && candidate.shares.back() > chosen.shares.back())) out.main = k;
   }
   if (out.main < out.built.holdout_phase.size() && out.built.holdout_phase[out.main]) {
     out.main_holdout = &out.holdout.phases[*out.built.holdout_phase[out.main]];

@@ -15,8 +15,8 @@ namespace p3s::testing {
 struct HeldOutModel {
   model::BuiltSlt built;
   model::LogicalRun holdout;
-  // The phase that takes the most of the largest training run (the app's main loop), and its
-  // counterpart in the hold-out run.
+  // The phase that repeats and takes the most of the largest training run (the app's main
+  // loop), and its counterpart in the hold-out run.
   std::size_t main = 0;
   const model::LogicalPhase* main_holdout = nullptr;
 };
