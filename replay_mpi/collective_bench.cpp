@@ -37,9 +37,9 @@ bool global_clock(MPI_Comm comm) {
 }
 
 // The slowest member's mean time per call, after one warm-up call; then, where the members
-// share a clock, `repetitions` times a call entered right after a barrier, the latest member's
-// leaving it less the earliest's (their mean).
-SizeTimes time_on(const CollectiveShape& shape, MPI_Comm comm, int repetitions,
+// share a clock (`one_clock`: global_clock), `repetitions` times a call entered right after a
+// barrier, the latest member's leaving it less the earliest's (their mean).
+SizeTimes time_on(const CollectiveShape& shape, MPI_Comm comm, bool one_clock, int repetitions,
                   CollectiveCall& call) {
   MPI_Barrier(comm);
   call.run(shape, comm, 0);
@@ -49,7 +49,7 @@ SizeTimes time_on(const CollectiveShape& shape, MPI_Comm comm, int repetitions,
   SizeTimes t;
   MPI_Allreduce(&mine, &t.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   // How far apart the members leave needs one clock for all of them.
-  if (!global_clock(comm)) return t;
+  if (!one_clock) return t;
   double spread = 0;
   for (int i = 0; i < repetitions; ++i) {
     MPI_Barrier(comm);
@@ -96,10 +96,12 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
   MPI_Comm_size(MPI_COMM_WORLD, &processes);
   const std::vector<int> sizes = sample_sizes(processes);
   std::vector<MPI_Comm> comms;
+  std::vector<bool> one_clock;
   for (const int p : sizes) {
     MPI_Comm c = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, self < p ? 0 : MPI_UNDEFINED, self, &c);
     comms.push_back(c);
+    one_clock.push_back(c != MPI_COMM_NULL && global_clock(c));
   }
   CollectiveCall call;
   std::map<CollectiveShape, double> at_n;
@@ -107,7 +109,7 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
     std::vector<double> seconds, spreads;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       SizeTimes t;
-      if (comms[i] != MPI_COMM_NULL) t = time_on(shape, comms[i], repetitions, call);
+      if (comms[i] != MPI_COMM_NULL) t = time_on(shape, comms[i], one_clock[i], repetitions, call);
       // Process 0 is in every communicator: it knows every time.
       seconds.push_back(t.seconds);
       spreads.push_back(t.exit_spread);
@@ -122,18 +124,16 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
       r.sizes = sizes;
       r.seconds = seconds;
       std::vector<int> fit_sizes;
-      std::vector<double> fit_seconds;
+      std::vector<double> fit_seconds, fit_spreads;
       for (const std::size_t i : fit_points(sizes, shape.members)) {
         fit_sizes.push_back(sizes[i]);
         fit_seconds.push_back(seconds[i]);
+        fit_spreads.push_back(spreads[i]);
       }
       r.fit = fit_collective(fit_sizes, fit_seconds);
       r.fit_sizes = fit_sizes;
       r.at_n_seconds = r.fit.at(static_cast<double>(shape.members));
       r.exit_spreads = spreads;
-      std::vector<double> fit_spreads;
-      for (const std::size_t i : fit_points(sizes, shape.members))
-        fit_spreads.push_back(spreads[i]);
       r.exit_spread_at_n = std::max(
           0.0, fit_collective(fit_sizes, fit_spreads).at(static_cast<double>(shape.members)));
       value = r.at_n_seconds;
@@ -161,36 +161,25 @@ const CollectiveResult* fitted(const std::vector<CollectiveResult>& results,
 
 }  // namespace
 
-void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
-                          ReplayResult& result) {
+void judge_fitted_phases(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                         ReplayResult& result) {
   for (std::size_t i = 0; i < phases.size() && i < result.phases.size(); ++i) {
     PhaseResult& ph = result.phases[i];
     if (ph.collectives != "fit") continue;
-    std::vector<std::string> reasons;
+    std::vector<std::string> misses;
+    double spread = 0, collectives = 0;
     for (const CollectiveShape& shape : collective_shapes(trace, {phases[i]})) {
       const CollectiveResult* c = fitted(result.collectives, shape);
       if (c == nullptr) continue;
-      if (std::string why = fit_misses_because(*c); !why.empty()) reasons.push_back(std::move(why));
+      if (std::string why = fit_misses_because(*c); !why.empty()) misses.push_back(std::move(why));
+      spread += c->exit_spread_at_n;
+      collectives += c->at_n_seconds;
     }
-    if (reasons.empty()) continue;
-    for (std::size_t k = 0; k < reasons.size(); ++k)
-      ph.collective_fit_misses += (k > 0 ? "; " : "") + reasons[k];
-    result.warnings.push_back(
-        ph.name + ": its collectives' time at N is a guess: " + ph.collective_fit_misses);
-  }
-}
-
-void add_overlap_allowances(const core::ScaledTrace& trace, const std::vector<int>& phases,
-                            ReplayResult& result) {
-  for (std::size_t i = 0; i < phases.size() && i < result.phases.size(); ++i) {
-    PhaseResult& ph = result.phases[i];
-    if (ph.collectives != "fit") continue;
-    double spread = 0, collectives = 0;
-    for (const CollectiveShape& shape : collective_shapes(trace, {phases[i]})) {
-      if (const CollectiveResult* c = fitted(result.collectives, shape)) {
-        spread += c->exit_spread_at_n;
-        collectives += c->at_n_seconds;
-      }
+    for (std::size_t k = 0; k < misses.size(); ++k)
+      ph.collective_fit_misses += (k > 0 ? "; " : "") + misses[k];
+    if (!misses.empty()) {
+      result.warnings.push_back(
+          ph.name + ": its collectives' time at N is a guess: " + ph.collective_fit_misses);
     }
     // What the messages take at most: the PhaseET less the compute and the collectives.
     const double messages = std::max(0.0, ph.phase_et - ph.compute_seconds - collectives);

@@ -22,17 +22,15 @@ std::map<CollectiveShape, double> measure_collectives(const std::vector<Collecti
                                                       int repetitions,
                                                       std::vector<CollectiveResult>& results);
 
-// Marks each phase of `result` whose time took a collective from a fit that does not follow
-// its own measurements (CollectiveFit::follows_points), with a warning: its PhaseET then rests
-// on a guess of the collective's time at N.
-void mark_unfollowed_fits(const core::ScaledTrace& trace, const std::vector<int>& phases,
-                          ReplayResult& result);
-
-// Gives each phase of `result` that took its collectives' times from fits the time by which
-// its PhaseET may be long (PhaseResult::overlap_allowance): the steps start the exchanges that
-// follow a collective with every loaded rank together, where at N its members leave it spread
-// over exit_spread_at_n, and a member that leaves late finds its neighbours' messages there.
-void add_overlap_allowances(const core::ScaledTrace& trace, const std::vector<int>& phases,
-                            ReplayResult& result);
+// The replay's verdicts on each phase of `result` that took its collectives' times from fits:
+// - a fit that does not follow its own measurements (CollectiveFit::follows_points) marks the
+//   phase (PhaseResult::collective_fit_misses) with a warning: its PhaseET rests on a guess of
+//   the collective's time at N;
+// - the time by which its PhaseET may be long (PhaseResult::overlap_allowance): the steps start
+//   the exchanges that follow a collective with every loaded rank together, where at N its
+//   members leave it spread over exit_spread_at_n, and a member that leaves late finds its
+//   neighbours' messages there.
+void judge_fitted_phases(const core::ScaledTrace& trace, const std::vector<int>& phases,
+                         ReplayResult& result);
 
 }  // namespace p3s::replay

@@ -419,9 +419,9 @@ int replay(int argc, char** argv) {
   r.collectives = collective_results;
   r.warnings = replayed.warnings;
   if (!setup.placement_kept) r.warnings.push_back(setup.placement);
-  add_measurements(all, trace, setup, replayed_phases(o, trace), live, r);
-  mark_unfollowed_fits(trace, replayed_phases(o, trace), r);
-  add_overlap_allowances(trace, replayed_phases(o, trace), r);
+  const std::vector<int> phases = replayed_phases(o, trace);
+  add_measurements(all, trace, setup, phases, live, r);
+  judge_fitted_phases(trace, phases, r);
   write_json_atomically(o.output, to_json(r));
   print_phases(r);
   std::printf("PET %.6g s at N = %d; SynET %.3g s; written to %s\n", r.pet, r.nprocs, r.synet,

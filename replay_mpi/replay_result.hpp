@@ -38,7 +38,7 @@ struct PhaseResult {
   std::string not_held;
   // By how much the PhaseET may be long (s; 0: none worth saying): its collectives' members
   // leave them spread out at N, and the exchange after them can overlap that spread, which the
-  // steps, starting it together, do not (collective_bench.hpp: add_overlap_allowances).
+  // steps, starting it together, do not (collective_bench.hpp: judge_fitted_phases).
   double overlap_allowance = 0;
   // Empty unless a collective's time at N came from a fit that misses its own measurements
   // (CollectiveFit::follows_points): which, and by how much.

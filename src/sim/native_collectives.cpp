@@ -26,15 +26,23 @@ std::string algorithm(const char* collective) {
 
 }  // namespace
 
+bool rebuilt_by_p3s(std::string_view collective, std::string_view algorithm) {
+  if (collective == "allreduce") return algorithm == "default" || algorithm == "rdb";
+  return (collective == "barrier" || collective == "bcast" || collective == "reduce") &&
+         algorithm == "default";
+}
+
 NativeAlgorithms NativeAlgorithms::from_config() {
   NativeAlgorithms n;
-  n.barrier = algorithm("barrier") == "default";
-  n.bcast = algorithm("bcast") == "default";
-  n.reduce = algorithm("reduce") == "default";
+  n.barrier = rebuilt_by_p3s("barrier", algorithm("barrier"));
+  n.bcast = rebuilt_by_p3s("bcast", algorithm("bcast"));
+  n.reduce = rebuilt_by_p3s("reduce", algorithm("reduce"));
   // SMPI's default allreduce calls its default reduce and bcast whatever they are set to.
   const std::string allreduce = algorithm("allreduce");
-  if (allreduce == "default") n.allreduce = AllreduceAlgorithm::Default;
-  if (allreduce == "rdb") n.allreduce = AllreduceAlgorithm::RecursiveDoubling;
+  if (rebuilt_by_p3s("allreduce", allreduce)) {
+    n.allreduce =
+        allreduce == "rdb" ? AllreduceAlgorithm::RecursiveDoubling : AllreduceAlgorithm::Default;
+  }
   return n;
 }
 

@@ -7,6 +7,7 @@
 // another algorithm (smpi/coll-selector, smpi/<collective>) or that are non-blocking go to
 // SMPI itself.
 #include <cstdint>
+#include <string_view>
 
 #include "core/rank_program.hpp"
 #include "sim/point_to_point.hpp"
@@ -19,6 +20,10 @@ enum class AllreduceAlgorithm : std::uint8_t {
   Default,            // linear reduce to rank 0, then binomial bcast from it
   RecursiveDoubling,  // allreduce__rdb
 };
+
+// Whether p3s rebuilds SMPI's `algorithm` for `collective` (SMPI's names: "bcast", "default"):
+// the default barrier, bcast, reduce and allreduce, and recursive doubling's allreduce.
+bool rebuilt_by_p3s(std::string_view collective, std::string_view algorithm);
 
 // Which collectives p3s runs itself, as SMPI's configuration chooses their algorithms.
 struct NativeAlgorithms {

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -41,12 +40,19 @@ struct SessionRun {
   std::int64_t peak_rss_kib = 0;
 };
 
-SessionRun run_forked(const core::ScaledTrace& trace, const SimOptions& options,
-                      const core::SessionPlan& plan) {
-  core::ChildOutput child =
+// One SimGrid session in a child process of its own: its result as text, the child's peak
+// memory in front ("KIB OUTPUT"), as a task of run_in_processes hands it back.
+std::string run_forked(const core::ScaledTrace& trace, const SimOptions& options,
+                       const core::SessionPlan& plan) {
+  const core::ChildOutput child =
       core::run_in_child([&] { return run_session(trace, options, plan).encode(); },
                          "the simulation process", "see SimGrid's messages above");
-  return {SessionOutput::decode(child.result), child.peak_rss_kib};
+  return std::to_string(child.peak_rss_kib) + " " + child.result;
+}
+
+SessionRun session_run_of(const std::string& text) {
+  const std::size_t space = text.find(' ');
+  return {SessionOutput::decode(text.substr(space + 1)), std::stoll(text.substr(0, space))};
 }
 
 // Every phase on its own (a warm-up repetition, then the measured ones), options.phase_jobs
@@ -60,17 +66,11 @@ std::vector<SessionRun> run_phases(const core::ScaledTrace& trace, const SimOpti
                                        phases.size(), phases[p].name, trace.nprocs(),
                                        options.measured_repetitions));
         }
-        const SessionRun run = run_forked(
-            trace, options, core::phase_plan(static_cast<int>(p), options.measured_repetitions));
-        return nlohmann::json{{"output", run.output.encode()}, {"peak_rss_kib", run.peak_rss_kib}}
-            .dump();
+        return run_forked(trace, options,
+                          core::phase_plan(static_cast<int>(p), options.measured_repetitions));
       });
   std::vector<SessionRun> runs;
-  for (const std::string& text : texts) {
-    const nlohmann::json j = nlohmann::json::parse(text);
-    runs.push_back({SessionOutput::decode(j.at("output").get<std::string>()),
-                    j.at("peak_rss_kib").get<std::int64_t>()});
-  }
+  for (const std::string& text : texts) runs.push_back(session_run_of(text));
   return runs;
 }
 
@@ -123,7 +123,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
       options.progress(fmt::format("full run: {} ranks, {} phases with their weights",
                                    trace.nprocs(), phases.size()));
     }
-    const SessionRun run = run_forked(trace, options, plan);
+    const SessionRun run = session_run_of(run_forked(trace, options, plan));
     account(result, run);
     result.rank_end = core::spread_of(run.output.end);
     // The run starts when measuring starts on the last rank to get there (after communicator
