@@ -69,8 +69,8 @@ std::vector<SessionRun> run_phases(const core::ScaledTrace& trace, const SimOpti
         return run_forked(trace, options,
                           core::phase_plan(static_cast<int>(p), options.measured_repetitions));
       });
-  std::vector<SessionRun> runs;
-  for (const std::string& text : texts) runs.push_back(session_run_of(text));
+  std::vector<SessionRun> runs(texts.size());
+  std::transform(texts.begin(), texts.end(), runs.begin(), session_run_of);
   return runs;
 }
 
