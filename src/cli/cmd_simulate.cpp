@@ -62,9 +62,10 @@ int run_simulate(const Args& args) {
   if (!inst) return 1;
   const auto& trace = inst->trace;
 
-  fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}\n", slt_file, nprocs,
-             options.platform.string(), options.ranks_per_host, sim::mapping_name(options.mapping),
-             sim::mode_name(options.mode));
+  fmt::print("simulating {} at N = {} on {} ({} rank(s) per host, {}), {}, {} engine\n", slt_file,
+             nprocs, options.platform.string(), options.ranks_per_host,
+             sim::mapping_name(options.mapping), sim::mode_name(options.mode),
+             sim::engine_name(options.engine));
   std::fflush(stdout);
   options.progress = [](std::string_view what) {
     fmt::print(stderr, "  {}\n", what);

@@ -156,6 +156,7 @@ int run_whatif(const Args& args) {
   const model::Slt slt = model::read_slt(slt_file);
   prediction.application = slt.application;
   prediction.mode = std::string(sim::mode_name(engine.mode));
+  prediction.engine = std::string(sim::engine_name(engine.engine));
   prediction.weak_scaling = slt.compute.scaling == model::WorkScaling::Weak;
   prediction.min_efficiency = efficiency;
   prediction.ns = counts;

@@ -33,7 +33,10 @@ void add_engine_flags(boost::program_options::options_description& desc, Simulat
       "repetitions", po::value(&flags.repetitions)->default_value(3),
       "measured repetitions of each phase (per-phase mode)")(
       "smpi-collectives", po::bool_switch(&flags.smpi_collectives),
-      "run every collective in SMPI instead of p3s's rebuilt default algorithms");
+      "run every collective in SMPI instead of p3s's rebuilt default algorithms")(
+      "engine", po::value(&flags.engine)->default_value("simgrid"),
+      "simgrid (one SMPI process per rank) or fluid (one event loop, the same network model "
+      "with links shared locally; far cheaper at large N; p3s's rebuilt collectives only)");
 }
 
 sim::SimOptions simulation_options(const SimulationFlags& flags) {
@@ -61,6 +64,15 @@ sim::SimOptions simulation_options(const SimulationFlags& flags) {
   if (flags.repetitions < 1) throw UsageError("--repetitions must be at least 1");
   o.measured_repetitions = flags.repetitions;
   o.native_collectives = !flags.smpi_collectives;
+  try {
+    o.engine = sim::engine_from_name(flags.engine);
+  } catch (const std::invalid_argument&) {
+    throw UsageError(fmt::format("--engine '{}' is neither simgrid nor fluid", flags.engine));
+  }
+  if (o.engine == sim::SimEngine::Fluid && flags.smpi_collectives) {
+    throw UsageError(
+        "--engine fluid runs p3s's own collectives: it cannot take --smpi-collectives");
+  }
   constexpr std::string_view kEager = "smpi/send-is-detached-thresh:";
   for (const std::string& c : flags.cfg) {
     if (c.find(':') == std::string::npos) {

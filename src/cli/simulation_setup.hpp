@@ -20,6 +20,7 @@ struct SimulationFlags {
   bool full = false;
   int repetitions = 3;
   bool smpi_collectives = false;
+  std::string engine = "simgrid";
 };
 
 void add_simulation_flags(boost::program_options::options_description& desc,

@@ -374,6 +374,7 @@ report::ScalingPrediction predict_scaling(PredictionRequest request) {
   report::ScalingPrediction prediction;
   prediction.platform = request.platform_name;
   prediction.mode = std::string(sim::mode_name(request.simulation.mode));
+  prediction.engine = std::string(sim::engine_name(request.simulation.engine));
   prediction.weak_scaling = request.weak_scaling;
   prediction.min_efficiency = request.efficiency;
   prediction.tolerance = request.tolerance;

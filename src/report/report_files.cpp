@@ -139,8 +139,8 @@ nlohmann::json point_json(const ScalingPrediction& p, const PredictedPoint& pt) 
 
 std::string prediction_table(const ScalingPrediction& p) {
   std::string out =
-      fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation)\n\n",
-                  p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode);
+      fmt::format("Predicted {} scaling of: {}\non platform {} ({} simulation, {} engine)\n\n",
+                  p.weak_scaling ? "weak" : "strong", p.application, p.platform, p.mode, p.engine);
   out += fmt::format("{:>7} {:>14} {:>12} {:>12} {:>7} {:>9} {:>11} {:>14} {:>10} {:>7}  {}\n", "N",
                      "PET (s)", "low (s)", "high (s)", "width", "speedup", "efficiency",
                      "measured (s)", "pred-meas", "covers", "");
@@ -234,6 +234,7 @@ nlohmann::json prediction_json(const ScalingPrediction& p) {
                       {"scaling", p.weak_scaling ? "weak" : "strong"},
                       {"platform", p.platform},
                       {"mode", p.mode},
+                      {"engine", p.engine},
                       {"points", nlohmann::json::array()},
                       {"measured", nlohmann::json::array()},
                       {"phases", nlohmann::json::array()},

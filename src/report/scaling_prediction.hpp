@@ -78,7 +78,8 @@ struct PhaseFit {
 struct ScalingPrediction {
   std::string application;
   std::string platform;
-  std::string mode;  // per-phase or full
+  std::string mode;                // per-phase or full
+  std::string engine = "simgrid";  // simgrid or fluid (sim::SimEngine)
   // Strong scaling: the same problem on more processes. Weak: the problem grows with N (fixed
   // work per process), and the speedup is the scaled speedup.
   bool weak_scaling = false;

@@ -50,8 +50,9 @@ std::string cell(const std::optional<double>& value, const char* format) {
 }  // namespace
 
 std::string whatif_table(const WhatifPrediction& p) {
-  std::string out = fmt::format("What if: {}\n({} simulation, {} scaling)\n\nvariants:\n",
-                                p.application, p.mode, p.weak_scaling ? "weak" : "strong");
+  std::string out =
+      fmt::format("What if: {}\n({} simulation, {} engine, {} scaling)\n\nvariants:\n",
+                  p.application, p.mode, p.engine, p.weak_scaling ? "weak" : "strong");
   for (const WhatifVariant& v : p.variants) out += fmt::format("  {:<4} {}\n", v.id, v.name);
   out += fmt::format("\n{:>7}", "N");
   for (const WhatifVariant& v : p.variants) {
@@ -101,6 +102,7 @@ nlohmann::json whatif_json(const WhatifPrediction& p) {
                       {"application", p.application},
                       {"scaling", p.weak_scaling ? "weak" : "strong"},
                       {"mode", p.mode},
+                      {"engine", p.engine},
                       {"efficiency_threshold", p.min_efficiency},
                       {"n", p.ns},
                       {"variants", nlohmann::json::array()},

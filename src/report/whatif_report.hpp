@@ -34,7 +34,8 @@ struct WhatifPoint {
 
 struct WhatifPrediction {
   std::string application;
-  std::string mode;  // per-phase or full
+  std::string mode;                // per-phase or full
+  std::string engine = "simgrid";  // simgrid or fluid (sim::SimEngine)
   bool weak_scaling = false;
   double min_efficiency = 0.5;
   std::vector<std::int64_t> ns;  // asked, ascending

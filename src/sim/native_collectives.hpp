@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/rank_program.hpp"
-#include "sim/point_to_point.hpp"
+#include "sim/message_port.hpp"
 #include "sim/rank_communicators.hpp"
 
 namespace p3s::sim {
@@ -38,7 +38,7 @@ struct NativeAlgorithms {
 
 class NativeCollectives {
  public:
-  NativeCollectives(const NativeAlgorithms& algorithms, PointToPoint& p2p,
+  NativeCollectives(const NativeAlgorithms& algorithms, MessagePort& p2p,
                     const RankCommunicators& comms)
       : algorithms_(algorithms), p2p_(p2p), comms_(comms) {}
 
@@ -65,7 +65,7 @@ class NativeCollectives {
                std::int64_t req);
 
   NativeAlgorithms algorithms_;
-  PointToPoint& p2p_;
+  MessagePort& p2p_;
   const RankCommunicators& comms_;
 };
 

@@ -3,9 +3,11 @@
 #include <fmt/core.h>
 
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <stdexcept>
 #include <string>
+#include <xbt/config.hpp>
 
 namespace p3s::sim {
 namespace {
@@ -28,15 +30,16 @@ void busy(double seconds) {
   if (seconds > 0) simgrid::s4u::this_actor::sleep_for(seconds);
 }
 
+OverheadTable host_overhead(const simgrid::s4u::Host& host, const char* key) {
+  const char* own = host.get_property(key);
+  return OverheadTable(own ? std::string(own) : simgrid::config::get_value<std::string>(key));
+}
+
 }  // namespace
 
-std::size_t PointToPoint::MailboxKeyHash::operator()(const MailboxKey& k) const {
-  std::uint64_t h = k.comm_key * 0x9e3779b97f4a7c15ULL;
-  h ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.src)) << 32) |
-       static_cast<std::uint32_t>(k.dst);
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= static_cast<std::uint32_t>(k.tag);
-  return static_cast<std::size_t>(h ^ (h >> 29));
+SmpiOverheads smpi_overheads_of(const simgrid::s4u::Host& host) {
+  return {host_overhead(host, "smpi/os"), host_overhead(host, "smpi/ois"),
+          host_overhead(host, "smpi/or")};
 }
 
 PointToPoint::PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads,
@@ -50,7 +53,7 @@ simgrid::s4u::Mailbox* PointToPoint::mailbox(std::uint64_t comm_key, std::int32_
                                              std::int32_t dst, std::int32_t tag) {
   // One mailbox per (communicator, source, destination, tag): its first-in first-out matching
   // is then MPI's, messages of one such stream never overtaking each other.
-  auto [it, inserted] = mailboxes_.try_emplace(MailboxKey{comm_key, src, dst, tag}, nullptr);
+  auto [it, inserted] = mailboxes_.try_emplace(MessageStream{comm_key, src, dst, tag}, nullptr);
   if (inserted) {
     it->second =
         simgrid::s4u::Mailbox::by_name(fmt::format("p2p {:x} {}>{} {}", comm_key, src, dst, tag));

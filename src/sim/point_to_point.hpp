@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "sim/eager_send_board.hpp"
+#include "sim/message_port.hpp"
 #include "sim/overhead_table.hpp"
 
 namespace p3s::sim {
@@ -27,28 +28,21 @@ struct SmpiOverheads {
   OverheadTable eager_recv;  // smpi/or: receiving an eager message
 };
 
-enum class SendMode : std::uint8_t {
-  Standard,     // eager below the threshold, rendezvous above
-  Buffered,     // always eager (MPI_Bsend)
-  Synchronous,  // never eager (MPI_Ssend)
-};
+// A host's own smpi/os, smpi/ois and smpi/or properties, else SimGrid's configuration.
+SmpiOverheads smpi_overheads_of(const simgrid::s4u::Host& host);
 
-class PointToPoint {
+class PointToPoint final : public MessagePort {
  public:
   // Sends below `eager_threshold` bytes are eager (SMPI's smpi/send-is-detached-thresh).
   PointToPoint(int rank, std::int64_t eager_threshold, SmpiOverheads overheads,
                EagerSendBoard& board);
 
-  // A blocking send returns when MPI would let the sender go on; a non-blocking one files its
-  // request `req` for `complete`. Peers are world ranks.
   void send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag, std::int64_t bytes,
-            SendMode mode, bool blocking, std::int64_t req);
+            SendMode mode, bool blocking, std::int64_t req) override;
   void receive(std::uint64_t comm_key, std::int32_t src, std::int32_t tag, std::int64_t bytes,
-               bool blocking, std::int64_t req);
-
-  bool has_request(std::int64_t req) const { return pending_.count(req) != 0; }
-  // Waits for request `req` (a started send or receive) to complete.
-  void complete(std::int64_t req);
+               bool blocking, std::int64_t req) override;
+  bool has_request(std::int64_t req) const override { return pending_.count(req) != 0; }
+  void complete(std::int64_t req) override;
   // Waits for the eager sends still in flight; they end when their receivers take them.
   void finish();
 
@@ -70,20 +64,11 @@ class PointToPoint {
   void wait_receive(const simgrid::s4u::CommPtr& comm, void* const& landing, std::int64_t bytes);
   void release_taken_sends();
 
-  struct MailboxKey {
-    std::uint64_t comm_key;
-    std::int32_t src, dst, tag;
-    bool operator==(const MailboxKey&) const = default;
-  };
-  struct MailboxKeyHash {
-    std::size_t operator()(const MailboxKey& k) const;
-  };
-
   int rank_;
   std::int64_t eager_threshold_;
   SmpiOverheads overheads_;
   EagerSendBoard& board_;
-  std::unordered_map<MailboxKey, simgrid::s4u::Mailbox*, MailboxKeyHash> mailboxes_;
+  std::unordered_map<MessageStream, simgrid::s4u::Mailbox*, MessageStreamHash> mailboxes_;
   std::unordered_map<std::int64_t, Pending> pending_;
   std::deque<EagerSend> eager_in_flight_;
 };

@@ -31,7 +31,8 @@ RankCommunicators::RankCommunicators(int rank, int nprocs) : rank_(rank), nprocs
   entries_[1] = {MPI_COMM_NULL, kSelfKey, {}};
 }
 
-void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
+std::vector<const core::Communicator*> RankCommunicators::adopt(
+    const std::vector<core::Communicator>& comms) {
   std::vector<const core::Communicator*> order;
   for (const core::Communicator& c : comms) {
     if (c.id == 0 || c.id == 1) continue;
@@ -41,19 +42,25 @@ void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
             [](const core::Communicator* a, const core::Communicator* b) {
               return a->members < b->members;
             });
-  MPI_Group world_group;
-  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
   for (const core::Communicator* c : order) {
     if (std::find(c->members.begin(), c->members.end(), rank_) == c->members.end()) {
       throw std::invalid_argument("rank " + std::to_string(rank_) +
                                   " is not a member of its communicator " + std::to_string(c->id));
     }
+    entries_[c->id] = {MPI_COMM_NULL, members_key(c->members), c->members};
+  }
+  return order;
+}
+
+void RankCommunicators::create(const std::vector<core::Communicator>& comms) {
+  const std::vector<const core::Communicator*> order = adopt(comms);
+  MPI_Group world_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  for (const core::Communicator* c : order) {
     MPI_Group group;
     MPI_Group_incl(world_group, static_cast<int>(c->members.size()), c->members.data(), &group);
-    MPI_Comm comm;
-    MPI_Comm_create(MPI_COMM_WORLD, group, &comm);
+    MPI_Comm_create(MPI_COMM_WORLD, group, &entries_[c->id].comm);
     MPI_Group_free(&group);
-    entries_[c->id] = {comm, members_key(c->members), c->members};
   }
   MPI_Group_free(&world_group);
 }

@@ -20,6 +20,9 @@ class RankCommunicators {
   // create theirs in the order of their member lists, so that two ranks sharing communicators
   // create them in the same order and SMPI's creation (a broadcast inside each) cannot deadlock.
   void create(const std::vector<core::Communicator>& comms);
+  // Knows every communicator of `comms` without creating it in SMPI (for an engine without
+  // SMPI), and returns them in creation order. Throws if this rank is not a member of one.
+  std::vector<const core::Communicator*> adopt(const std::vector<core::Communicator>& comms);
 
   int own_rank() const { return rank_; }
   MPI_Comm get(std::int32_t id) const;

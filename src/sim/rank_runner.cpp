@@ -4,7 +4,6 @@
 #include <smpi/smpi.h>
 
 #include <exception>
-#include <limits>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -17,20 +16,10 @@
 #include "sim/point_to_point.hpp"
 #include "sim/rank_communicators.hpp"
 #include "sim/shared_core.hpp"
+#include "sim/step_messages.hpp"
 
 namespace p3s::sim {
 namespace {
-
-using core::Op;
-
-// The two halves of a Sendrecv, under request ids no trace uses.
-constexpr std::int64_t kSendrecvSend = std::numeric_limits<std::int64_t>::min();
-constexpr std::int64_t kSendrecvRecv = kSendrecvSend + 1;
-
-OverheadTable host_overhead(const simgrid::s4u::Host& host, const char* key) {
-  const char* own = host.get_property(key);
-  return OverheadTable(own ? std::string(own) : simgrid::config::get_value<std::string>(key));
-}
 
 class RankRunner {
  public:
@@ -39,10 +28,7 @@ class RankRunner {
         context_(context),
         host_(*simgrid::s4u::this_actor::get_host()),
         comms_(rank, context.trace->nprocs()),
-        p2p_(rank, context.eager_threshold,
-             {host_overhead(host_, "smpi/os"), host_overhead(host_, "smpi/ois"),
-              host_overhead(host_, "smpi/or")},
-             *context.eager_sends),
+        p2p_(rank, context.eager_threshold, smpi_overheads_of(host_), *context.eager_sends),
         native_(context.native, p2p_, comms_),
         collectives_(comms_),
         round_delay_(context.round_delays[static_cast<std::size_t>(rank)]) {}
@@ -90,13 +76,12 @@ class RankRunner {
   void call(const core::ProgramStep& s, const core::RankProgram& program) {
     switch (core::op_kind(s.op)) {
       case core::OpKind::PointToPoint:
-        return point_to_point(s);
+      case core::OpKind::Persistent:
+        return post_step_messages(s, program, p2p_, comms_.key(s.comm));
       case core::OpKind::Completion:
         for (std::uint32_t i = 0; i < s.record_count; ++i)
           complete(program.records[s.first_record + i].req);
         return;
-      case core::OpKind::Persistent:
-        return persistent(s, program);
       case core::OpKind::Collective:
         return native_.handles(s.op) ? native_.run(s) : collectives_.run(s);
       case core::OpKind::CommCreate:  // communicators were all made before the first phase
@@ -108,70 +93,8 @@ class RankRunner {
   // After a blocking call on an oversubscribed host: its rounds' turns of the OS scheduler.
   void share_cores(const core::ProgramStep& s) {
     const bool collective = core::op_kind(s.op) == core::OpKind::Collective;
-    const std::int64_t rounds =
-        blocking_rounds(s.op, s.dst != core::kNone || s.src != core::kNone, s.record_count,
-                        collective ? comms_.size(s.comm) : 1);
+    const std::int64_t rounds = step_rounds(s, collective ? comms_.size(s.comm) : 1);
     if (rounds > 0) simgrid::s4u::this_actor::sleep_for(static_cast<double>(rounds) * round_delay_);
-  }
-
-  void point_to_point(const core::ProgramStep& s) {
-    const std::uint64_t key = comms_.key(s.comm);
-    switch (s.op) {
-      case Op::Send:
-      case Op::Rsend:
-        return send(s, key, SendMode::Standard, true, s.req);
-      case Op::Bsend:
-        return send(s, key, SendMode::Buffered, true, s.req);
-      case Op::Ssend:
-        return send(s, key, SendMode::Synchronous, true, s.req);
-      case Op::Isend:
-        return send(s, key, SendMode::Standard, false, s.req);
-      case Op::Issend:
-        return send(s, key, SendMode::Synchronous, false, s.req);
-      case Op::Recv:
-        return receive(s, key, true, s.req);
-      case Op::Irecv:
-        return receive(s, key, false, s.req);
-      case Op::Sendrecv:
-      case Op::SendrecvReplace:
-        // As SMPI does it: both halves started, then both completed.
-        send(s, key, SendMode::Standard, false, kSendrecvSend);
-        receive(s, key, false, kSendrecvRecv);
-        p2p_.complete(kSendrecvSend);
-        p2p_.complete(kSendrecvRecv);
-        return;
-      default:  // probes leave no trace on the network
-        return;
-    }
-  }
-
-  void send(const core::ProgramStep& s, std::uint64_t key, SendMode mode, bool blocking,
-            std::int64_t req) {
-    if (s.dst == core::kNone) return;  // MPI_PROC_NULL
-    p2p_.send(key, s.dst, s.tag, s.bytes, mode, blocking, req);
-  }
-
-  void receive(const core::ProgramStep& s, std::uint64_t key, bool blocking, std::int64_t req) {
-    if (s.src == core::kNone) return;
-    p2p_.receive(key, s.src, s.rtag, s.rbytes, blocking, req);
-  }
-
-  void persistent(const core::ProgramStep& s, const core::RankProgram& program) {
-    const std::uint64_t key = comms_.key(s.comm);
-    if (s.op == Op::Start) {
-      if (s.dst != core::kNone) return send(s, key, SendMode::Standard, false, s.req);
-      return receive(s, key, false, s.req);
-    }
-    if (s.op != Op::Startall) return;  // send_init and recv_init only describe a request
-    for (std::uint32_t i = 0; i < s.record_count; ++i) {
-      const core::RequestRecord& r = program.records[s.first_record + i];
-      if (r.peer == core::kNone) continue;
-      if (r.send) {
-        p2p_.send(key, r.peer, r.tag, r.bytes, SendMode::Standard, false, r.req);
-      } else {
-        p2p_.receive(key, r.peer, r.tag, r.bytes, false, r.req);
-      }
-    }
   }
 
   void complete(std::int64_t req) {

@@ -66,4 +66,9 @@ std::int64_t blocking_rounds(core::Op op, bool has_peer, std::uint32_t completed
   return 0;
 }
 
+std::int64_t step_rounds(const core::ProgramStep& s, int comm_size) {
+  return blocking_rounds(s.op, s.dst != core::kNone || s.src != core::kNone, s.record_count,
+                         comm_size);
+}
+
 }  // namespace p3s::sim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/op.hpp"
+#include "core/rank_program.hpp"
 
 namespace simgrid::s4u {
 class Host;
@@ -27,5 +28,7 @@ std::vector<double> shared_core_round_delays(const std::vector<simgrid::s4u::Hos
 // anything that returns without waiting (non-blocking calls, tests, probes, peers that are
 // MPI_PROC_NULL). `has_peer`: the point-to-point call names a real rank.
 std::int64_t blocking_rounds(core::Op op, bool has_peer, std::uint32_t completed, int comm_size);
+// The rounds of a program step's call; `comm_size`: its communicator's size for a collective.
+std::int64_t step_rounds(const core::ProgramStep& step, int comm_size);
 
 }  // namespace p3s::sim

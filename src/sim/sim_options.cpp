@@ -19,6 +19,16 @@ std::string_view mode_name(SimMode mode) {
   return mode == SimMode::PerPhase ? "per-phase" : "full";
 }
 
+SimEngine engine_from_name(std::string_view name) {
+  if (name == "simgrid") return SimEngine::SimGrid;
+  if (name == "fluid") return SimEngine::Fluid;
+  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (simgrid or fluid)");
+}
+
+std::string_view engine_name(SimEngine engine) {
+  return engine == SimEngine::SimGrid ? "simgrid" : "fluid";
+}
+
 std::optional<std::string> smpi_collectives_warning(const SimOptions& o) {
   // SMPI's settings that choose a collective's algorithm.
   constexpr std::array<std::string_view, 12> kChoices = {

@@ -23,6 +23,12 @@ using core::mapping_name;
 // Full: every phase in order, each repeated its weight (rounded) times, as one run.
 enum class SimMode : std::uint8_t { PerPhase, Full };
 
+// SimGrid: one SMPI process per rank in SimGrid's engine. Fluid: one event loop over every
+// rank's lowered program, SimGrid's SMPI network model timing the messages and a local
+// sharing of links (fluid_sharing.hpp): no process per rank, a cost per event that does not
+// grow with N, for the collectives p3s rebuilds.
+enum class SimEngine : std::uint8_t { SimGrid, Fluid };
+
 // SMPI's default smpi/send-is-detached-thresh: smaller point-to-point sends return at once.
 inline constexpr std::int64_t kSmpiEagerThreshold = 65536;
 
@@ -32,6 +38,7 @@ struct SimOptions {
   int ranks_per_host = 1;
   Mapping mapping = Mapping::Block;
   SimMode mode = SimMode::PerPhase;
+  SimEngine engine = SimEngine::SimGrid;
   int measured_repetitions = 3;
   // Compute bursts are times on the traced machine; they are simulated divided by this.
   double cpu_speedup = 1.0;
@@ -54,6 +61,8 @@ struct SimOptions {
 
 SimMode mode_from_name(std::string_view name);  // "per-phase" | "full"
 std::string_view mode_name(SimMode mode);
+SimEngine engine_from_name(std::string_view name);  // "simgrid" | "fluid"
+std::string_view engine_name(SimEngine engine);
 
 // When `o` leaves some collectives to SMPI's own algorithms (another selector or algorithm than
 // those p3s runs itself, or native_collectives off): a warning that SMPI simulates them without

@@ -36,6 +36,7 @@ struct SimCost {
 struct SimResult {
   int nprocs = 0;
   SimMode mode = SimMode::PerPhase;
+  SimEngine engine = SimEngine::SimGrid;
   std::string platform;
   int ranks_per_host = 1;
   Mapping mapping = Mapping::Block;

@@ -16,6 +16,7 @@ nlohmann::json to_json(const SimResult& r) {
       {"format", "p3s-simulation 1"},
       {"nprocs", r.nprocs},
       {"mode", mode_name(r.mode)},
+      {"engine", engine_name(r.engine)},
       {"platform", r.platform},
       {"ranks_per_host", r.ranks_per_host},
       {"mapping", mapping_name(r.mapping)},

@@ -18,6 +18,7 @@
 #include <vector>
 #include <xbt/config.hpp>
 
+#include "sim/fluid_session.hpp"
 #include "sim/rank_placement.hpp"
 #include "sim/rank_runner.hpp"
 #include "sim/shared_core.hpp"
@@ -162,8 +163,17 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
       [](const auto& a) { return a.rfind("--cfg=smpi/send-is-detached-thresh:", 0) == 0; });
   if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
   if (options.native_collectives) context.native = NativeAlgorithms::from_config();
-  context.create_communicators = uses_sub_communicators(trace, plan);
   context.round_delays = shared_core_round_delays(hosts, host_of);
+  if (options.engine == SimEngine::Fluid) {
+    if (!options.native_collectives) {
+      throw std::invalid_argument(
+          "the fluid engine runs p3s's own collectives only: drop --smpi-collectives or use "
+          "--engine simgrid");
+    }
+    return run_fluid_session({&trace, &plan, hosts, host_of, context.eager_threshold,
+                              context.native, context.round_delays, options.cpu_speedup});
+  }
+  context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
   for (int rank = 0; rank < nprocs; ++rank) {
     simgrid::s4u::ActorPtr actor = simgrid::s4u::Actor::init(

@@ -87,6 +87,7 @@ SimResult simulate(const core::ScaledTrace& trace, const SimOptions& options) {
   SimResult result;
   result.nprocs = trace.nprocs();
   result.mode = options.mode;
+  result.engine = options.engine;
   result.platform = options.platform.string();
   result.ranks_per_host = options.ranks_per_host;
   result.mapping = options.mapping;

@@ -609,6 +609,32 @@ TEST(PredictCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
             std::string::npos)
       << failed.output;
 
+  // The fluid engine: the same prediction within 1 % at every N (its local sharing gives a
+  // flow at most what SimGrid's max-min gives it, and the same on regular patterns), said in
+  // the report.
+  std::vector<std::string> fluid = predict_args(t, "64,256,1024", dir / "fluid");
+  fluid.insert(fluid.end(), {"--engine", "fluid"});
+  const CommandResult f = p3s(fluid);
+  ASSERT_EQ(f.exit_code, 0) << f.output;
+  EXPECT_NE(slurp(dir / "fluid" / "prediction.txt").find("(per-phase simulation, fluid engine)"),
+            std::string::npos);
+  const nlohmann::json jf = read_json(dir / "fluid" / "prediction.json");
+  EXPECT_EQ(jf.at("engine"), "fluid");
+  EXPECT_EQ(ja.at("engine"), "simgrid");
+  ASSERT_EQ(jf.at("points").size(), ja.at("points").size());
+  for (std::size_t i = 0; i < ja.at("points").size(); ++i) {
+    const double truth = ja.at("points")[i].at("pet_seconds").get<double>();
+    const double got = jf.at("points")[i].at("pet_seconds").get<double>();
+    EXPECT_NEAR(got, truth, truth * 0.01) << ja.at("points")[i].at("n");
+  }
+  std::vector<std::string> bad_engine = predict_args(t, "64", dir / "bad-engine");
+  bad_engine.insert(bad_engine.end(), {"--engine", "loggops"});
+  const CommandResult unknown = p3s(bad_engine);
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("--engine 'loggops' is neither simgrid nor fluid"),
+            std::string::npos)
+      << unknown.output;
+
   std::vector<std::string> zero = predict_args(t, "64", dir / "zero");
   zero.insert(zero.end(), {"--jobs", "0"});
   const CommandResult refused = p3s(zero);

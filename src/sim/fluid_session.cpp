@@ -1,0 +1,385 @@
+#include "sim/fluid_session.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <limits>
+#include <map>
+#include <queue>
+#include <simgrid/s4u/Host.hpp>
+#include <span>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/rank_program.hpp"
+#include "sim/fluid_platform.hpp"
+#include "sim/fluid_program.hpp"
+#include "sim/fluid_sharing.hpp"
+#include "sim/message_port.hpp"
+#include "sim/point_to_point.hpp"
+
+namespace p3s::sim {
+namespace {
+
+// SMPI adds this envelope (tag, source, communicator) to every message it simulates.
+constexpr double kEnvelopeBytes = 16;
+constexpr std::int64_t kNoRequest = std::numeric_limits<std::int64_t>::min();
+
+struct Request {
+  std::int64_t req = 0;
+  bool done = false;
+  bool eager = false;     // a receive whose message came eagerly
+  double eager_recv = 0;  // smpi/or for it
+};
+
+struct RankState {
+  std::vector<FluidStep> steps;
+  std::size_t pc = 0;
+  std::size_t segment = 0;
+  std::int64_t repetition = 0;
+  std::int64_t program_steps = 0;  // the trace's calls in one repetition (the events counted)
+  std::int64_t waiting = kNoRequest;
+  std::vector<Request> requests;
+  bool finished = false;
+};
+
+struct Posted {
+  std::int32_t rank;
+  std::int64_t req;  // kNoRequest: an eager send, complete already
+  std::int64_t bytes;
+  bool eager;
+  double eager_recv;
+};
+
+// Unmatched posts of one stream: all sends or all receives.
+struct Stream {
+  bool sends = false;
+  std::deque<Posted> posted;
+};
+
+struct Transfer {
+  Posted send;
+  Posted receive;
+  const FluidRoute* route = nullptr;
+  FluidTransfer timing;
+};
+
+class FluidSession {
+ public:
+  explicit FluidSession(const FluidSessionInputs& in)
+      : in_(in), platform_(sharing_), nprocs_(in.trace->nprocs()) {
+    ranks_.resize(static_cast<std::size_t>(nprocs_));
+    output_.first_start.assign(ranks_.size(), 0);
+    output_.measure_start.assign(ranks_.size(), -1);
+    output_.end.assign(ranks_.size(), -1);
+    read_hosts();
+  }
+
+  SessionOutput run() {
+    const auto started = std::chrono::steady_clock::now();
+    for (int r = 0; r < nprocs_; ++r) {
+      RankState& s = ranks_[static_cast<std::size_t>(r)];
+      s.segment = 0;
+      s.repetition = -1;
+      s.pc = 0;
+      if (enter_repetition(r)) wake_at(0, r);
+    }
+    loop();
+    output_.engine_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    check_finished();
+    return output_;
+  }
+
+ private:
+  enum class EventKind : std::uint8_t { Wake, TransferBegins };
+  struct Event {
+    double time;
+    std::uint64_t seq;
+    EventKind kind;
+    std::uint32_t id;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  // What a running flow of FluidSharing is for.
+  struct FlowOwner {
+    bool transfer = false;
+    std::uint32_t id = 0;  // transfer, or rank computing
+  };
+
+  void read_hosts() {
+    std::map<const simgrid::s4u::Host*, int> ranks_on;
+    for (int h : in_.host_of) ++ranks_on[in_.hosts[static_cast<std::size_t>(h)]];
+    for (const auto& [host, count] : ranks_on) {
+      overheads_.emplace(host, smpi_overheads_of(*host));
+      // A host whose ranks outnumber its cores shares them as SimGrid does; others compute
+      // alone, which needs no flow.
+      if (count > host->get_core_count()) {
+        cpus_.emplace(host, FluidSharing::Use{sharing_.add_resource(
+                                                  host->get_speed() * host->get_core_count(), true),
+                                              1.0});
+      }
+    }
+  }
+
+  const simgrid::s4u::Host* host(int rank) const {
+    return in_.hosts[static_cast<std::size_t>(in_.host_of[static_cast<std::size_t>(rank)])];
+  }
+
+  void lower(int rank) {
+    RankState& s = ranks_[static_cast<std::size_t>(rank)];
+    const int phase = in_.plan->segments[s.segment].phase;
+    events_.clear();
+    in_.trace->phase_events(phase, rank, events_);
+    const core::RankProgram program = core::compile_rank_program(events_, in_.cpu_speedup);
+    // The world and self need no member lists (the world's has N members: asking for it per
+    // rank would cost O(N^2)); only a rank that uses other communicators asks for its own.
+    communicators_.clear();
+    if (std::any_of(events_.begin(), events_.end(),
+                    [](const core::Event& e) { return e.comm > 1; })) {
+      communicators_ = in_.trace->communicators(rank);
+    }
+    FluidRankSetup setup;
+    setup.rank = rank;
+    setup.nprocs = nprocs_;
+    setup.eager_threshold = in_.eager_threshold;
+    setup.overheads = &overheads_.at(host(rank));
+    setup.native = &in_.native;
+    setup.communicators = &communicators_;
+    setup.round_delay = in_.round_delays[static_cast<std::size_t>(rank)];
+    try {
+      s.steps = lower_rank_program(program, setup);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("phase {}: {}", phase, e.what()));
+    }
+    s.program_steps = static_cast<std::int64_t>(program.steps.size());
+  }
+
+  // Moves `rank` to its next repetition (lowering a new segment's program); false once it
+  // has run its last.
+  bool enter_repetition(int rank) {
+    RankState& s = ranks_[static_cast<std::size_t>(rank)];
+    const core::SessionPlan& plan = *in_.plan;
+    if (s.repetition >= 0) output_.events += s.program_steps;
+    ++s.repetition;
+    bool lowered = s.repetition > 0;
+    while (s.segment < plan.segments.size() &&
+           s.repetition >= plan.segments[s.segment].repetitions) {
+      ++s.segment;
+      s.repetition = 0;
+      lowered = false;
+    }
+    if (s.segment == plan.segments.size()) {
+      output_.end[static_cast<std::size_t>(rank)] = now_;
+      s.finished = true;
+      s.steps = {};
+      return false;
+    }
+    if (!lowered) lower(rank);
+    if (s.segment == 0 && s.repetition == plan.warmup_repetitions) {
+      output_.measure_start[static_cast<std::size_t>(rank)] = now_;
+    }
+    s.pc = 0;
+    return true;
+  }
+
+  void wake_at(double time, int rank) {
+    events_queue_.push({time, seq_++, EventKind::Wake, static_cast<std::uint32_t>(rank)});
+  }
+
+  void advance(int rank) {
+    RankState& s = ranks_[static_cast<std::size_t>(rank)];
+    for (;;) {
+      if (s.pc == s.steps.size()) {
+        if (!enter_repetition(rank)) return;
+        continue;
+      }
+      const FluidStep& step = s.steps[s.pc];
+      switch (step.action) {
+        case FluidAction::Compute:
+          ++s.pc;
+          return compute(rank, step.seconds);
+        case FluidAction::Sleep:
+          ++s.pc;
+          return wake_at(now_ + step.seconds, rank);
+        case FluidAction::Send:
+          ++s.pc;
+          post(rank, step, true);
+          break;
+        case FluidAction::Receive:
+          ++s.pc;
+          post(rank, step, false);
+          break;
+        case FluidAction::Wait: {
+          const auto it = std::find_if(s.requests.begin(), s.requests.end(),
+                                       [&](const Request& r) { return r.req == step.req; });
+          if (it == s.requests.end()) {
+            throw std::logic_error(
+                fmt::format("rank {} waits for request {}, never started", rank, step.req));
+          }
+          if (!it->done) {
+            s.waiting = step.req;
+            return;
+          }
+          ++s.pc;
+          s.waiting = kNoRequest;
+          const double eager_recv = it->eager ? it->eager_recv : 0;
+          *it = s.requests.back();
+          s.requests.pop_back();
+          if (eager_recv > 0) return wake_at(now_ + eager_recv, rank);
+          break;
+        }
+      }
+    }
+  }
+
+  void compute(int rank, double seconds) {
+    const auto cpu = cpus_.find(host(rank));
+    if (cpu == cpus_.end() || seconds <= 0) return wake_at(now_ + std::max(seconds, 0.0), rank);
+    const double speed = host(rank)->get_speed();
+    const FluidSharing::Flow flow =
+        sharing_.start(now_, seconds * speed, speed, 1.0, std::span(&cpu->second, 1));
+    own(flow, {false, static_cast<std::uint32_t>(rank)});
+  }
+
+  void own(FluidSharing::Flow flow, FlowOwner owner) {
+    if (owners_.size() <= flow) owners_.resize(flow + 1);
+    owners_[flow] = owner;
+  }
+
+  void post(int rank, const FluidStep& step, bool send) {
+    RankState& s = ranks_[static_cast<std::size_t>(rank)];
+    const bool completes_later = !(send && step.eager);
+    if (completes_later) s.requests.push_back({step.req, false, false, 0});
+    const Posted mine{rank, completes_later ? step.req : kNoRequest, step.bytes, step.eager,
+                      step.seconds};
+    const MessageStream key = send ? MessageStream{step.comm_key, rank, step.peer, step.tag}
+                                   : MessageStream{step.comm_key, step.peer, rank, step.tag};
+    auto [it, inserted] = streams_.try_emplace(key);
+    Stream& stream = it->second;
+    if (stream.posted.empty() || stream.sends == send) {
+      stream.sends = send;
+      stream.posted.push_back(mine);
+      return;
+    }
+    const Posted other = stream.posted.front();
+    stream.posted.pop_front();
+    if (stream.posted.empty()) streams_.erase(it);
+    begin_transfer(send ? mine : other, send ? other : mine);
+  }
+
+  void begin_transfer(const Posted& send, const Posted& receive) {
+    std::uint32_t id = 0;
+    if (free_transfers_.empty()) {
+      transfers_.emplace_back();
+      id = static_cast<std::uint32_t>(transfers_.size() - 1);
+    } else {
+      id = free_transfers_.back();
+      free_transfers_.pop_back();
+    }
+    Transfer& t = transfers_[id];
+    t.send = send;
+    t.receive = receive;
+    t.route = &platform_.route(host(send.rank), host(receive.rank));
+    t.timing = platform_.transfer(*t.route, static_cast<double>(send.bytes) + kEnvelopeBytes);
+    if (t.timing.latency > 0) {
+      events_queue_.push({now_ + t.timing.latency, seq_++, EventKind::TransferBegins, id});
+    } else {
+      flow_of(id);
+    }
+  }
+
+  void flow_of(std::uint32_t id) {
+    const Transfer& t = transfers_[id];
+    const FluidSharing::Flow flow =
+        sharing_.start(now_, t.timing.amount, t.timing.bound, t.timing.penalty, t.route->uses);
+    own(flow, {true, id});
+  }
+
+  void complete(int rank, std::int64_t req, bool eager, double eager_recv) {
+    RankState& s = ranks_[static_cast<std::size_t>(rank)];
+    const auto it = std::find_if(s.requests.begin(), s.requests.end(),
+                                 [&](const Request& r) { return r.req == req && !r.done; });
+    it->done = true;
+    it->eager = eager;
+    it->eager_recv = eager_recv;
+    if (s.waiting == req) wake_at(now_, rank);
+  }
+
+  void flow_done(FluidSharing::Flow flow) {
+    const FlowOwner owner = owners_[flow];
+    if (!owner.transfer) return wake_at(now_, static_cast<int>(owner.id));
+    const Transfer t = transfers_[owner.id];
+    free_transfers_.push_back(owner.id);
+    complete(t.receive.rank, t.receive.req, t.send.eager, t.receive.eager_recv);
+    if (t.send.req != kNoRequest) complete(t.send.rank, t.send.req, false, 0);
+  }
+
+  void loop() {
+    for (;;) {
+      const auto finish = sharing_.next_finish();
+      const bool have_event = !events_queue_.empty();
+      if (!finish && !have_event) return;
+      if (finish && (!have_event || finish->first <= events_queue_.top().time)) {
+        now_ = std::max(now_, finish->first);
+        sharing_.finish(now_, finish->second);
+        flow_done(finish->second);
+        continue;
+      }
+      const Event e = events_queue_.top();
+      events_queue_.pop();
+      now_ = std::max(now_, e.time);
+      if (e.kind == EventKind::Wake) {
+        advance(static_cast<int>(e.id));
+      } else {
+        flow_of(e.id);
+      }
+    }
+  }
+
+  void check_finished() const {
+    std::int64_t unfinished = 0;
+    int first = -1;
+    for (int r = 0; r < nprocs_; ++r) {
+      if (ranks_[static_cast<std::size_t>(r)].finished) continue;
+      if (first < 0) first = r;
+      ++unfinished;
+    }
+    if (unfinished == 0) return;
+    const RankState& s = ranks_[static_cast<std::size_t>(first)];
+    throw std::runtime_error(fmt::format(
+        "{} ranks never finished: the trace's messages or collectives do not match (rank {} "
+        "waits in phase {} for request {}, with {} streams left unmatched)",
+        unfinished, first,
+        in_.plan->segments[std::min(s.segment, in_.plan->segments.size() - 1)].phase, s.waiting,
+        streams_.size()));
+  }
+
+  const FluidSessionInputs& in_;
+  FluidSharing sharing_;
+  FluidPlatform platform_;
+  int nprocs_;
+  std::vector<RankState> ranks_;
+  SessionOutput output_;
+  std::map<const simgrid::s4u::Host*, SmpiOverheads> overheads_;
+  // The cores of each host whose ranks outnumber them (std::map: the uses stay in place).
+  std::map<const simgrid::s4u::Host*, FluidSharing::Use> cpus_;
+  std::unordered_map<MessageStream, Stream, MessageStreamHash> streams_;
+  std::vector<Transfer> transfers_;
+  std::vector<std::uint32_t> free_transfers_;
+  std::vector<FlowOwner> owners_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_queue_;
+  std::uint64_t seq_ = 0;
+  double now_ = 0;
+  std::vector<core::Event> events_;
+  std::vector<core::Communicator> communicators_;
+};
+
+}  // namespace
+
+SessionOutput run_fluid_session(const FluidSessionInputs& inputs) {
+  return FluidSession(inputs).run();
+}
+
+}  // namespace p3s::sim
