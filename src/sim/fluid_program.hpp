@@ -24,6 +24,8 @@ enum class FluidAction : std::uint8_t {
   Wait,     // wait for request `req`; `seconds`: smpi/or, if the message came eagerly
 };
 
+struct FluidRoute;
+
 struct FluidStep {
   FluidAction action = FluidAction::Compute;
   bool eager = false;
@@ -33,6 +35,7 @@ struct FluidStep {
   std::uint64_t comm_key = 0;
   std::int64_t req = 0;
   double seconds = 0;
+  const FluidRoute* route = nullptr;  // a send's, once the engine has looked it up
 };
 
 // What lowering a rank's program needs to know of its host and of the session.

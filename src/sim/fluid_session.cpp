@@ -4,20 +4,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <limits>
 #include <map>
 #include <queue>
 #include <simgrid/s4u/Host.hpp>
 #include <span>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "core/rank_program.hpp"
 #include "sim/fluid_platform.hpp"
 #include "sim/fluid_program.hpp"
 #include "sim/fluid_sharing.hpp"
-#include "sim/message_port.hpp"
 #include "sim/point_to_point.hpp"
 
 namespace p3s::sim {
@@ -34,6 +31,24 @@ struct Request {
   double eager_recv = 0;  // smpi/or for it
 };
 
+struct Posted {
+  std::int32_t rank;
+  std::int64_t req;  // kNoRequest: an eager send, complete already
+  std::int64_t bytes;
+  bool eager;
+  double eager_recv;
+  const FluidRoute* route;  // a send's, to its receiver
+};
+
+// A send or receive waiting at its receiver for its match, in MPI's terms: (communicator,
+// the other rank, tag) first in, first out.
+struct Unmatched {
+  std::uint64_t comm_key;
+  std::int32_t peer;
+  std::int32_t tag;
+  Posted posted;
+};
+
 struct RankState {
   std::vector<FluidStep> steps;
   std::size_t pc = 0;
@@ -42,21 +57,11 @@ struct RankState {
   std::int64_t program_steps = 0;  // the trace's calls in one repetition (the events counted)
   std::int64_t waiting = kNoRequest;
   std::vector<Request> requests;
+  // Matching, at the receiver as MPI libraries do it: its receives no send has matched yet,
+  // and the sends to it no receive has matched yet (each list holds a handful).
+  std::vector<Unmatched> posted_receives;
+  std::vector<Unmatched> unexpected_sends;
   bool finished = false;
-};
-
-struct Posted {
-  std::int32_t rank;
-  std::int64_t req;  // kNoRequest: an eager send, complete already
-  std::int64_t bytes;
-  bool eager;
-  double eager_recv;
-};
-
-// Unmatched posts of one stream: all sends or all receives.
-struct Stream {
-  bool sends = false;
-  std::deque<Posted> posted;
 };
 
 struct Transfer {
@@ -195,7 +200,7 @@ class FluidSession {
         if (!enter_repetition(rank)) return;
         continue;
       }
-      const FluidStep& step = s.steps[s.pc];
+      FluidStep& step = s.steps[s.pc];
       switch (step.action) {
         case FluidAction::Compute:
           ++s.pc;
@@ -248,25 +253,40 @@ class FluidSession {
     owners_[flow] = owner;
   }
 
-  void post(int rank, const FluidStep& step, bool send) {
+  // Takes the first entry of `list` matching (comm_key, peer, tag) out into `found`.
+  static bool take(std::vector<Unmatched>& list, std::uint64_t comm_key, std::int32_t peer,
+                   std::int32_t tag, Posted& found) {
+    const auto it = std::find_if(list.begin(), list.end(), [&](const Unmatched& u) {
+      return u.peer == peer && u.tag == tag && u.comm_key == comm_key;
+    });
+    if (it == list.end()) return false;
+    found = it->posted;
+    list.erase(it);
+    return true;
+  }
+
+  void post(int rank, FluidStep& step, bool send) {
     RankState& s = ranks_[static_cast<std::size_t>(rank)];
     const bool completes_later = !(send && step.eager);
     if (completes_later) s.requests.push_back({step.req, false, false, 0});
-    const Posted mine{rank, completes_later ? step.req : kNoRequest, step.bytes, step.eager,
-                      step.seconds};
-    const MessageStream key = send ? MessageStream{step.comm_key, rank, step.peer, step.tag}
-                                   : MessageStream{step.comm_key, step.peer, rank, step.tag};
-    auto [it, inserted] = streams_.try_emplace(key);
-    Stream& stream = it->second;
-    if (stream.posted.empty() || stream.sends == send) {
-      stream.sends = send;
-      stream.posted.push_back(mine);
+    // A send step knows its route after its first repetition.
+    if (send && step.route == nullptr) step.route = &platform_.route(host(rank), host(step.peer));
+    const Posted mine{rank,         completes_later ? step.req : kNoRequest,
+                      step.bytes,   step.eager,
+                      step.seconds, send ? step.route : nullptr};
+    Posted other{};
+    if (send) {
+      RankState& receiver = ranks_[static_cast<std::size_t>(step.peer)];
+      if (take(receiver.posted_receives, step.comm_key, rank, step.tag, other)) {
+        return begin_transfer(mine, other);
+      }
+      receiver.unexpected_sends.push_back({step.comm_key, rank, step.tag, mine});
       return;
     }
-    const Posted other = stream.posted.front();
-    stream.posted.pop_front();
-    if (stream.posted.empty()) streams_.erase(it);
-    begin_transfer(send ? mine : other, send ? other : mine);
+    if (take(s.unexpected_sends, step.comm_key, step.peer, step.tag, other)) {
+      return begin_transfer(other, mine);
+    }
+    s.posted_receives.push_back({step.comm_key, step.peer, step.tag, mine});
   }
 
   void begin_transfer(const Posted& send, const Posted& receive) {
@@ -281,7 +301,7 @@ class FluidSession {
     Transfer& t = transfers_[id];
     t.send = send;
     t.receive = receive;
-    t.route = &platform_.route(host(send.rank), host(receive.rank));
+    t.route = send.route;
     t.timing = platform_.transfer(*t.route, static_cast<double>(send.bytes) + kEnvelopeBytes);
     if (t.timing.latency > 0) {
       events_queue_.push({now_ + t.timing.latency, seq_++, EventKind::TransferBegins, id});
@@ -304,12 +324,12 @@ class FluidSession {
     it->done = true;
     it->eager = eager;
     it->eager_recv = eager_recv;
-    if (s.waiting == req) wake_at(now_, rank);
+    if (s.waiting == req) ready_.push_back(rank);
   }
 
   void flow_done(FluidSharing::Flow flow) {
     const FlowOwner owner = owners_[flow];
-    if (!owner.transfer) return wake_at(now_, static_cast<int>(owner.id));
+    if (!owner.transfer) return ready_.push_back(static_cast<int>(owner.id));
     const Transfer t = transfers_[owner.id];
     free_transfers_.push_back(owner.id);
     complete(t.receive.rank, t.receive.req, t.send.eager, t.receive.eager_recv);
@@ -318,6 +338,12 @@ class FluidSession {
 
   void loop() {
     for (;;) {
+      // Ranks woken at this instant go first: whatever else is due is not earlier.
+      while (!ready_.empty()) {
+        running_.swap(ready_);
+        for (const int rank : running_) advance(rank);
+        running_.clear();
+      }
       const auto finish = sharing_.next_finish();
       const bool have_event = !events_queue_.empty();
       if (!finish && !have_event) return;
@@ -340,8 +366,12 @@ class FluidSession {
 
   void check_finished() const {
     std::int64_t unfinished = 0;
+    std::size_t unmatched_sends = 0;
+    std::size_t unmatched_receives = 0;
     int first = -1;
     for (int r = 0; r < nprocs_; ++r) {
+      unmatched_sends += ranks_[static_cast<std::size_t>(r)].unexpected_sends.size();
+      unmatched_receives += ranks_[static_cast<std::size_t>(r)].posted_receives.size();
       if (ranks_[static_cast<std::size_t>(r)].finished) continue;
       if (first < 0) first = r;
       ++unfinished;
@@ -350,10 +380,10 @@ class FluidSession {
     const RankState& s = ranks_[static_cast<std::size_t>(first)];
     throw std::runtime_error(fmt::format(
         "{} ranks never finished: the trace's messages or collectives do not match (rank {} "
-        "waits in phase {} for request {}, with {} streams left unmatched)",
+        "waits in phase {} for request {}, with {} sends and {} receives left unmatched)",
         unfinished, first,
         in_.plan->segments[std::min(s.segment, in_.plan->segments.size() - 1)].phase, s.waiting,
-        streams_.size()));
+        unmatched_sends, unmatched_receives));
   }
 
   const FluidSessionInputs& in_;
@@ -365,11 +395,12 @@ class FluidSession {
   std::map<const simgrid::s4u::Host*, SmpiOverheads> overheads_;
   // The cores of each host whose ranks outnumber them (std::map: the uses stay in place).
   std::map<const simgrid::s4u::Host*, FluidSharing::Use> cpus_;
-  std::unordered_map<MessageStream, Stream, MessageStreamHash> streams_;
   std::vector<Transfer> transfers_;
   std::vector<std::uint32_t> free_transfers_;
   std::vector<FlowOwner> owners_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_queue_;
+  std::vector<int> ready_;    // ranks to advance at now_, in the order they were woken
+  std::vector<int> running_;  // those being advanced
   std::uint64_t seq_ = 0;
   double now_ = 0;
   std::vector<core::Event> events_;

@@ -61,38 +61,39 @@ double FluidSharing::rate_of(const FlowState& f) const {
   return rate;
 }
 
-void FluidSharing::place(std::size_t index, Flow id) {
-  heap_[index] = id;
-  flows_[id].heap_index = static_cast<std::uint32_t>(index);
+void FluidSharing::place(std::size_t index, HeapEntry entry) {
+  heap_[index] = entry;
+  flows_[entry.flow].heap_index = static_cast<std::uint32_t>(index);
 }
 
 void FluidSharing::sift_up(std::size_t index) {
-  const Flow id = heap_[index];
+  const HeapEntry entry = heap_[index];
   while (index > 0) {
     const std::size_t parent = (index - 1) / 2;
-    if (!earlier(id, heap_[parent])) break;
+    if (!(entry.finish < heap_[parent].finish)) break;
     place(index, heap_[parent]);
     index = parent;
   }
-  place(index, id);
+  place(index, entry);
 }
 
 void FluidSharing::sift_down(std::size_t index) {
-  const Flow id = heap_[index];
+  const HeapEntry entry = heap_[index];
   for (;;) {
     std::size_t child = 2 * index + 1;
     if (child >= heap_.size()) break;
-    if (child + 1 < heap_.size() && earlier(heap_[child + 1], heap_[child])) ++child;
-    if (!earlier(heap_[child], id)) break;
+    if (child + 1 < heap_.size() && heap_[child + 1].finish < heap_[child].finish) ++child;
+    if (!(heap_[child].finish < entry.finish)) break;
     place(index, heap_[child]);
     index = child;
   }
-  place(index, id);
+  place(index, entry);
 }
 
 void FluidSharing::schedule(FlowState& f) {
   const double before = f.finish;
   f.finish = f.rate > 0 ? f.last + f.remaining / f.rate : kInfinite;
+  heap_[f.heap_index].finish = f.finish;
   if (f.finish < before) {
     sift_up(f.heap_index);
   } else {
@@ -119,7 +120,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.uses = uses;
   f.running = true;
   f.finish = kInfinite;
-  heap_.push_back(id);
+  heap_.push_back({kInfinite, id});
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
   ++running_;
   for (const Use& u : uses) resources_[u.resource].members.push_back({id, u.coefficient});
@@ -149,8 +150,8 @@ void FluidSharing::rerate_around(double now, std::span<const Use> uses) {
 }
 
 std::optional<std::pair<double, FluidSharing::Flow>> FluidSharing::next_finish() {
-  if (heap_.empty() || flows_[heap_.front()].finish == kInfinite) return std::nullopt;
-  return std::make_pair(flows_[heap_.front()].finish, heap_.front());
+  if (heap_.empty() || heap_.front().finish == kInfinite) return std::nullopt;
+  return std::make_pair(heap_.front().finish, heap_.front().flow);
 }
 
 void FluidSharing::finish(double now, Flow id) {
@@ -160,7 +161,7 @@ void FluidSharing::finish(double now, Flow id) {
   heap_.pop_back();
   if (index < heap_.size()) {
     sift_up(index);
-    sift_down(flows_[heap_[index]].heap_index);
+    sift_down(flows_[heap_[index].flow].heap_index);
   }
   f.running = false;
   --running_;

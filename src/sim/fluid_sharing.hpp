@@ -67,16 +67,20 @@ class FluidSharing {
   void rerate_around(double now, std::span<const Use> uses);
   void schedule(FlowState& f);
   // The running flows in a binary min-heap on their finish, each knowing its place, so that a
-  // re-rated flow moves instead of leaving a stale entry behind.
-  bool earlier(Flow a, Flow b) const { return flows_[a].finish < flows_[b].finish; }
-  void place(std::size_t index, Flow id);
+  // re-rated flow moves instead of leaving a stale entry behind. Entries carry their finish:
+  // comparing them reads the heap only, not the flows.
+  struct HeapEntry {
+    double finish;
+    Flow flow;
+  };
+  void place(std::size_t index, HeapEntry entry);
   void sift_up(std::size_t index);
   void sift_down(std::size_t index);
 
   std::vector<ResourceState> resources_;
   std::vector<FlowState> flows_;
   std::vector<Flow> free_;
-  std::vector<Flow> heap_;
+  std::vector<HeapEntry> heap_;
   std::uint32_t stamp_ = 0;
   std::size_t running_ = 0;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
