@@ -42,8 +42,8 @@ SmpiFactor::SmpiFactor(const std::string& spec) {
     if (chunk.empty()) continue;
     const std::size_t colon = chunk.find(':');
     if (colon == std::string::npos) {
-      throw std::invalid_argument("'" + chunk + "' in the SMPI factor '" + spec +
-                                  "' is not SIZE:VALUE");
+      throw std::invalid_argument(
+          fmt::format("'{}' in the SMPI factor '{}' is not SIZE:VALUE", chunk, spec));
     }
     const std::size_t next = chunk.find(':', colon + 1);
     steps_.emplace_back(parse_number(chunk.substr(0, colon), spec),

@@ -116,7 +116,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.rate = 0;
   f.last = now;
   f.bound = bound > 0 ? bound : kInfinite;
-  f.penalty = penalty > 0 ? penalty : 1;
+  f.penalty = penalty > 0 ? penalty : 1.0;
   f.uses = uses;
   f.running = true;
   f.finish = kInfinite;

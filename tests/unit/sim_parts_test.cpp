@@ -5,11 +5,96 @@
 #include <stdexcept>
 
 #include "core/rank_program.hpp"
+#include "sim/fluid_platform.hpp"
+#include "sim/fluid_sharing.hpp"
 #include "sim/overhead_table.hpp"
 #include "sim/rank_placement.hpp"
 
 namespace p3s::sim {
 namespace {
+
+// Runs `sharing` to the end: each flow's finish time, by flow id.
+std::vector<double> finishes(FluidSharing& sharing, std::size_t flows) {
+  std::vector<double> at(flows, -1);
+  while (const auto next = sharing.next_finish()) {
+    sharing.finish(next->first, next->second);
+    at[next->second] = next->first;
+  }
+  return at;
+}
+
+// Worked out on paper: two flows of 10 on a link of 10/s share it, 5/s each, and both end at
+// 2 s. With a third flow of 5 starting at 1 s, when the first two have 5 left each, three
+// share the link (10/3 per second each) and all end 1.5 s later.
+TEST(FluidSharing, EqualFlowsShareALinkEvenly) {
+  FluidSharing s;
+  const FluidSharing::Use link[] = {{s.add_resource(10, true), 1.0}};
+  s.start(0, 10, -1, 1, link);
+  s.start(0, 10, -1, 1, link);
+  EXPECT_EQ(finishes(s, 2), (std::vector<double>{2, 2}));
+  FluidSharing t;
+  const FluidSharing::Use other[] = {{t.add_resource(10, true), 1.0}};
+  t.start(0, 10, -1, 1, other);
+  t.start(0, 10, -1, 1, other);
+  ASSERT_EQ(t.next_finish()->first, 2);
+  t.start(1, 5, -1, 1, other);
+  const std::vector<double> at = finishes(t, 3);
+  for (const double a : at) EXPECT_NEAR(a, 2.5, 1e-12);
+}
+
+// Water-filling: a flow bounded at 2/s leaves 8/s to the two others (4/s each); weights
+// 1/penalty split a link 2:1; a FATPIPE link gives each flow its whole capacity; a flow's
+// coefficient counts its rate that many times on the link.
+TEST(FluidSharing, BoundsPenaltiesFatpipesAndCoefficients) {
+  FluidSharing s;
+  const FluidSharing::Use link[] = {{s.add_resource(10, true), 1.0}};
+  s.start(0, 2, 2, 1, link);  // 1 s at its bound
+  s.start(0, 8, -1, 1, link);
+  s.start(0, 8, -1, 1, link);
+  std::vector<double> at = finishes(s, 3);
+  EXPECT_NEAR(at[0], 1, 1e-12);
+  // 4/s for 1 s (4 left), then 5/s each: 0.8 s more.
+  EXPECT_NEAR(at[1], 1.8, 1e-12);
+  EXPECT_NEAR(at[2], 1.8, 1e-12);
+
+  FluidSharing w;
+  const FluidSharing::Use wl[] = {{w.add_resource(9, true), 1.0}};
+  w.start(0, 6, -1, 1, wl);  // weight 1: 6/s
+  w.start(0, 6, -1, 2, wl);  // weight 1/2: 3/s
+  at = finishes(w, 2);
+  EXPECT_NEAR(at[0], 1, 1e-12);
+  EXPECT_NEAR(at[1], 1 + 3.0 / 9, 1e-12);  // 3 left at 1 s, then alone at 9/s
+
+  FluidSharing f;
+  const FluidSharing::Use fat[] = {{f.add_resource(10, false), 1.0}};
+  f.start(0, 10, -1, 1, fat);
+  f.start(0, 10, -1, 1, fat);
+  EXPECT_EQ(finishes(f, 2), (std::vector<double>{1, 1}));
+
+  FluidSharing c;
+  const FluidSharing::Resource r = c.add_resource(10, true);
+  const FluidSharing::Use forward[] = {{r, 1.0}};
+  const FluidSharing::Use backward[] = {{r, 0.05}};
+  c.start(0, 10.5, -1, 1, forward);
+  c.start(0, 10.5, -1, 1, backward);  // both at 10 / 1.05 per second
+  at = finishes(c, 2);
+  EXPECT_NEAR(at[0], 1.05 * 1.05, 1e-12);
+  EXPECT_NEAR(at[1], 1.05 * 1.05, 1e-12);
+  EXPECT_EQ(c.running(), 0u);
+}
+
+// SMPI's factor syntax: 1 up to the first size, then the value of the last size exceeded.
+TEST(SmpiFactor, ValueOfTheLastSizeExceeded) {
+  const SmpiFactor f("1000:0.5;0:2;65000:0.9");
+  EXPECT_EQ(f.at(0), 1);
+  EXPECT_EQ(f.at(1), 2);
+  EXPECT_EQ(f.at(1000), 2);
+  EXPECT_EQ(f.at(1001), 0.5);
+  EXPECT_EQ(f.at(1e6), 0.9);
+  EXPECT_EQ(SmpiFactor("").at(100), 1);
+  EXPECT_THROW(SmpiFactor("1000"), std::invalid_argument);
+  EXPECT_THROW(SmpiFactor("a:1"), std::invalid_argument);
+}
 
 TEST(RankPlacement, OrdersHostNamesAsNumbers) {
   EXPECT_TRUE(natural_less("node-2", "node-10"));
