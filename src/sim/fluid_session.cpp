@@ -176,6 +176,10 @@ class FluidSession {
       lowered = false;
     }
     if (s.segment == plan.segments.size()) {
+      if (!s.requests.empty()) {
+        throw std::invalid_argument(fmt::format("rank {} ends with request {} never completed",
+                                                rank, s.requests.front().req));
+      }
       output_.end[static_cast<std::size_t>(rank)] = now_;
       s.finished = true;
       s.steps = {};

@@ -173,5 +173,43 @@ TEST(FluidEngine, RefusesWhatItDoesNotRunByName) {
   EXPECT_THROW(simulate(collectives_trace(), o), std::runtime_error);
 }
 
+// Traces that cannot run end in an error naming a rank, as in SimGrid's engine: a receive no
+// send matches, a request never completed.
+TEST(FluidEngine, ReportsMessagesThatDoNotMatchAndRequestsLeftOpen) {
+  SimOptions o = options_on(exact_platform(2));
+  o.engine = SimEngine::Fluid;
+  const ScriptedTrace orphan(2, [](int rank, std::vector<core::Event>& out) {
+    if (rank == 1) {
+      core::Event recv = event(core::Op::Recv);
+      recv.src = 0, recv.rtag = 0, recv.rbytes = 10;
+      out.push_back(recv);
+    }
+  });
+  try {
+    simulate(orphan, o);
+    ADD_FAILURE() << "simulated";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("1 ranks never finished"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rank 1 waits"), std::string::npos) << e.what();
+  }
+  const ScriptedTrace open(2, [](int rank, std::vector<core::Event>& out) {
+    core::Event e = event(rank == 0 ? core::Op::Isend : core::Op::Recv);
+    if (rank == 0) {
+      e.dst = 1, e.tag = 0, e.bytes = 1'000'000, e.req = 7;  // rendezvous, never waited for
+    } else {
+      e.src = 0, e.rtag = 0, e.rbytes = 1'000'000;
+    }
+    out.push_back(e);
+  });
+  try {
+    simulate(open, o);
+    ADD_FAILURE() << "simulated";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 0 ends with request 7 never completed"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace p3s::sim
