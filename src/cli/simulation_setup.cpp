@@ -36,7 +36,8 @@ void add_engine_flags(boost::program_options::options_description& desc, Simulat
       "run every collective in SMPI instead of p3s's rebuilt default algorithms")(
       "engine", po::value(&flags.engine)->default_value("simgrid"),
       "simgrid (one SMPI process per rank) or fluid (one event loop, the same network model "
-      "with links shared locally; far cheaper at large N; p3s's rebuilt collectives only)");
+      "with max-min settled around each change; far cheaper at large N; p3s's rebuilt "
+      "collectives only)");
 }
 
 sim::SimOptions simulation_options(const SimulationFlags& flags) {

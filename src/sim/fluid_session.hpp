@@ -2,8 +2,10 @@
 // The fluid engine: a session plan run without one simulated process per rank. Each rank's
 // program is lowered to actions (fluid_program.hpp) and advanced by one event loop; messages
 // match as MPI matches them and flow on the platform's links as SimGrid's SMPI network model
-// times them, shared as fluid_sharing.hpp shares them. The cost of an event does not grow with
-// the number of ranks. It runs the collectives p3s rebuilds and refuses the others.
+// times them, shared as fluid_sharing.hpp shares them. The work of an event is bounded
+// whatever the number of ranks (its time still grows with N as the ranks' state outgrows the
+// processor's caches: scripts/bench/README.md). It runs the collectives p3s rebuilds and
+// refuses the others.
 #include <cstdint>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #include "sim/fluid_sharing.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace p3s::sim {
@@ -11,36 +12,36 @@ constexpr double kInfinite = std::numeric_limits<double>::infinity();
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, {}});
+  resources_.push_back({capacity, shared, capacity, 0, {}});
   return static_cast<Resource>(resources_.size() - 1);
 }
 
-void FluidSharing::level_of(ResourceState& r) {
-  // Water-filling: the level t where sum over members of a * min(bound, t / p) = capacity;
-  // members whose bound is below their share are served first and leave the rest.
+double FluidSharing::cap_elsewhere(const FlowState& f, Resource except) const {
+  double cap = f.bound;
+  for (const Use& u : f.uses) {
+    if (u.resource == except) continue;
+    const ResourceState& r = resources_[u.resource];
+    cap = std::min(cap, r.shared ? r.level / f.penalty : r.capacity);
+  }
+  return cap;
+}
+
+void FluidSharing::level_of(Resource id) {
+  // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
+  // capacity, a member's cap being the least it may take elsewhere (its bound, its other
+  // resources' levels): members held back elsewhere are served first and leave the rest.
+  ResourceState& r = resources_[id];
+  scratch_.clear();
   double weight = 0;
-  for (const Member& m : r.members) weight += m.coefficient / flows_[m.flow].penalty;
+  for (const Member& m : r.members) {
+    const FlowState& f = flows_[m.flow];
+    const double w = m.coefficient / f.penalty;
+    weight += w;
+    scratch_.emplace_back(cap_elsewhere(f, id) * f.penalty, w);
+  }
   if (weight <= 0) {
     r.level = kInfinite;
     return;
-  }
-  double level = r.capacity / weight;
-  bool all_above = true;
-  for (const Member& m : r.members) {
-    const FlowState& f = flows_[m.flow];
-    if (f.bound * f.penalty < level) {
-      all_above = false;
-      break;
-    }
-  }
-  if (all_above) {
-    r.level = level;
-    return;
-  }
-  scratch_.clear();
-  for (const Member& m : r.members) {
-    const FlowState& f = flows_[m.flow];
-    scratch_.emplace_back(f.bound * f.penalty, m.coefficient / f.penalty);
   }
   std::sort(scratch_.begin(), scratch_.end());
   double left = r.capacity;
@@ -125,28 +126,43 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   ++running_;
   for (const Use& u : uses) resources_[u.resource].members.push_back({id, u.coefficient});
   rerate_around(now, uses);
+  // A flow on no shared resource (FATPIPE links, a loopback) is rated by its bound alone.
+  if (f.rate == 0) {
+    f.rate = rate_of(f);
+    schedule(f);
+  }
   return id;
 }
 
 void FluidSharing::rerate_around(double now, std::span<const Use> uses) {
+  // The resources whose members changed are levelled again, their flows re-rated; a flow
+  // whose rate changed has its other resources levelled in turn, and so on, as max-min
+  // settles, up to kSettleResources resources per event (where links tie many flows together,
+  // the settling stops there and the rest is left as it was).
   ++stamp_;
-  for (const Use& u : uses) {
-    ResourceState& r = resources_[u.resource];
-    if (r.shared) level_of(r);
-  }
-  for (const Use& u : uses) {
-    for (const Member& m : resources_[u.resource].members) {
+  work_.clear();
+  for (const Use& u : uses) enqueue(u.resource);
+  for (std::size_t next = 0; next < work_.size() && next < kSettleResources; ++next) {
+    const Resource id = work_[next];
+    level_of(id);
+    for (const Member& m : resources_[id].members) {
       FlowState& f = flows_[m.flow];
-      if (f.stamp == stamp_) continue;
-      f.stamp = stamp_;
       const double rate = rate_of(f);
-      if (rate == f.rate) continue;
+      if (std::abs(rate - f.rate) <= kRateTolerance * rate) continue;
       f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.last));
       f.last = now;
       f.rate = rate;
       schedule(f);
+      for (const Use& u : f.uses) enqueue(u.resource);
     }
   }
+}
+
+void FluidSharing::enqueue(Resource id) {
+  ResourceState& r = resources_[id];
+  if (!r.shared || r.stamp == stamp_) return;
+  r.stamp = stamp_;
+  work_.push_back(id);
 }
 
 std::optional<std::pair<double, FluidSharing::Flow>> FluidSharing::next_finish() {

@@ -1,12 +1,13 @@
 #pragma once
 // Flows sharing resources (links, a host's cores) as SimGrid's max-min model shares them, but
-// solved locally: a resource's capacity is shared among the flows on it in proportion to
-// 1 / penalty, each flow at most its own bound (water-filling on that resource alone), and a
-// flow's rate is the least its resources give it. Starting or ending a flow re-rates only the
-// flows on its own resources, so an event costs what those resources carry, not what the
-// whole platform carries. It equals max-min where every flow on a resource has its bottleneck
-// there or in its own bound (a symmetric exchange, a lone transfer); elsewhere a flow may be
-// given less than max-min would give it (see src/sim/README.md for the measured difference).
+// settled around what changed: each resource has a level, found by water-filling its flows
+// (weights 1 / penalty, each flow at most what it may take elsewhere: its bound and its other
+// resources' levels), and a flow's rate is the least its resources give it. Starting or ending
+// a flow levels its resources again; a flow whose rate changed has its other resources
+// levelled in turn, until nothing changes (max-min's fixed point) or kSettleResources have
+// been levelled. So an event costs what the links around it carry, not the whole platform;
+// where the settling would reach further it stops, and rates may differ from max-min's (see
+// src/sim/README.md for the measured differences).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -48,7 +49,6 @@ class FluidSharing {
     std::span<const Use> uses;
     double finish = 0;  // when it ends at its present rate
     std::uint32_t heap_index = 0;
-    std::uint32_t stamp = 0;
     bool running = false;
   };
   struct Member {
@@ -59,12 +59,19 @@ class FluidSharing {
     double capacity = 0;
     bool shared = true;
     double level = 0;  // a flow of penalty p may take level / p here
+    std::uint32_t stamp = 0;
     std::vector<Member> members;
   };
 
-  void level_of(ResourceState& r);
+  double cap_elsewhere(const FlowState& f, Resource except) const;
+  void level_of(Resource id);
   double rate_of(const FlowState& f) const;
   void rerate_around(double now, std::span<const Use> uses);
+  void enqueue(Resource id);
+
+  // Resources levelled at most per event, and the change of rate below which a flow keeps its.
+  static constexpr std::size_t kSettleResources = 64;
+  static constexpr double kRateTolerance = 1e-12;
   void schedule(FlowState& f);
   // The running flows in a binary min-heap on their finish, each knowing its place, so that a
   // re-rated flow moves instead of leaving a stale entry behind. Entries carry their finish:
@@ -84,6 +91,7 @@ class FluidSharing {
   std::uint32_t stamp_ = 0;
   std::size_t running_ = 0;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
+  std::vector<Resource> work_;                      // resources to level in this event
 };
 
 }  // namespace p3s::sim

@@ -25,8 +25,8 @@ enum class SimMode : std::uint8_t { PerPhase, Full };
 
 // SimGrid: one SMPI process per rank in SimGrid's engine. Fluid: one event loop over every
 // rank's lowered program, SimGrid's SMPI network model timing the messages and a local
-// sharing of links (fluid_sharing.hpp): no process per rank, a cost per event that does not
-// grow with N, for the collectives p3s rebuilds.
+// settling of the links' max-min (fluid_sharing.hpp): no process per rank, a cost per event that
+// does not grow with N, for the collectives p3s rebuilds.
 enum class SimEngine : std::uint8_t { SimGrid, Fluid };
 
 // SMPI's default smpi/send-is-detached-thresh: smaller point-to-point sends return at once.

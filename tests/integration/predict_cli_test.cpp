@@ -609,9 +609,8 @@ TEST(PredictCli, SimulationsSideBySideGiveWhatOneAtATimeGives) {
             std::string::npos)
       << failed.output;
 
-  // The fluid engine: the same prediction within 1 % at every N (its local sharing gives a
-  // flow at most what SimGrid's max-min gives it, and the same on regular patterns), said in
-  // the report.
+  // The fluid engine: the same prediction within 1 % at every N (its max-min settles around
+  // each change instead of over the platform), said in the report.
   std::vector<std::string> fluid = predict_args(t, "64,256,1024", dir / "fluid");
   fluid.insert(fluid.end(), {"--engine", "fluid"});
   const CommandResult f = p3s(fluid);

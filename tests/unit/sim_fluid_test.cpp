@@ -1,6 +1,6 @@
 // The fluid engine against SimGrid's (the truth it approximates, an independent
 // implementation): alike to rounding on messages alone and shared, stencils, collectives and
-// shared cores; within 1 % where links carry uneven loads (local sharing is not max-min); and
+// shared cores; within 1 % where links carry uneven loads (its max-min settles locally); and
 // refusing by name what it does not run.
 #include <gtest/gtest.h>
 
@@ -95,7 +95,7 @@ TEST(FluidEngine, CollectivesTakeSimGridsTime) {
 // Every rank sends to three peers at distances 2, 5 and 10 (mod n) messages of 3, 1 and 2 times
 // `bytes`, and receives from the ranks at those distances behind it, non-blocking, then waits
 // for them all: links carry different numbers of flows of different sizes, so flows held back
-// on one link leave bandwidth on another, which max-min gives to others and local sharing not.
+// on one link leave bandwidth on another, which max-min gives to the others there.
 ScriptedTrace irregular_exchange(int nprocs, std::int64_t bytes) {
   return ScriptedTrace(nprocs, [nprocs, bytes](int rank, std::vector<core::Event>& out) {
     const int distance[] = {2, 5, 10};
@@ -127,6 +127,25 @@ TEST(FluidEngine, IrregularSharingComesWithinOnePercent) {
       o.ranks_per_host = per_host;
       expect_phases_within(both(irregular_exchange(24, bytes), o), 0.01);
     }
+  }
+}
+
+// Fat tree, torus and dragonfly: routes of several links, shared by flows of other routes. The
+// stencil at N = 64 and the uneven exchange at N = 24, with SMPI's factors and overheads.
+TEST(FluidEngine, OtherTopologiesComeWithinOnePercent) {
+  for (const Topology t : {Topology::FatTree, Topology::Torus, Topology::Dragonfly}) {
+    SCOPED_TRACE(std::string(topology_name(t)));
+    PlatformSpec spec;
+    spec.hosts = 64;
+    spec.topology = t;
+    spec.os = "0:1us:0";
+    const std::filesystem::path file =
+        exact_platform(1).parent_path() / ("fluid-" + std::string(topology_name(t)) + ".xml");
+    write_platform(spec, file);
+    StencilShape shape;
+    shape.side = 8;
+    expect_phases_within(both(StencilTrace(shape), options_on(file)), 0.01);
+    expect_phases_within(both(irregular_exchange(24, 50'000), options_on(file)), 0.01);
   }
 }
 
