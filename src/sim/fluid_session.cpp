@@ -182,6 +182,7 @@ class FluidSession {
       }
       output_.end[static_cast<std::size_t>(rank)] = now_;
       s.finished = true;
+      ++finished_;
       s.steps = {};
       return false;
     }
@@ -340,8 +341,21 @@ class FluidSession {
     if (t.send.req != kNoRequest) complete(t.send.rank, t.send.req, false, 0);
   }
 
+  // Every so many events, a look at the clock; every kFluidProgressSeconds, a line.
+  void report_progress(std::chrono::steady_clock::time_point& last) {
+    if (!in_.progress || ++since_look_ < kEventsBetweenLooks) return;
+    since_look_ = 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() < kFluidProgressSeconds) return;
+    last = now;
+    in_.progress(fmt::format("fluid engine: {:.6g} s simulated, {} of {} ranks done, {} events",
+                             now_, finished_, nprocs_, output_.events));
+  }
+
   void loop() {
+    auto last_report = std::chrono::steady_clock::now();
     for (;;) {
+      report_progress(last_report);
       // Ranks woken at this instant go first: whatever else is due is not earlier.
       while (!ready_.empty()) {
         running_.swap(ready_);
@@ -406,6 +420,9 @@ class FluidSession {
   std::vector<int> ready_;    // ranks to advance at now_, in the order they were woken
   std::vector<int> running_;  // those being advanced
   std::uint64_t seq_ = 0;
+  int finished_ = 0;  // ranks
+  static constexpr int kEventsBetweenLooks = 1 << 16;
+  int since_look_ = 0;
   double now_ = 0;
   std::vector<core::Event> events_;
   std::vector<core::Communicator> communicators_;

@@ -7,6 +7,8 @@
 // processor's caches: scripts/bench/README.md). It runs the collectives p3s rebuilds and
 // refuses the others.
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "core/scaled_trace.hpp"
@@ -29,7 +31,11 @@ struct FluidSessionInputs {
   NativeAlgorithms native;
   std::vector<double> round_delays;  // per rank (shared_core.hpp)
   double cpu_speedup = 1;
+  // Called every kFluidProgressSeconds of wall time with how far the simulation is.
+  std::function<void(std::string_view)> progress;
 };
+
+inline constexpr double kFluidProgressSeconds = 30;
 
 // Runs the plan; SimGrid's engine must have loaded the platform (and its configuration).
 // Throws std::invalid_argument for what the fluid engine cannot run, std::runtime_error when

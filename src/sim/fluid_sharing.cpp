@@ -43,6 +43,13 @@ void FluidSharing::level_of(Resource id) {
     r.level = kInfinite;
     return;
   }
+  // Most often every member can take an even share: no sort then.
+  const double even = r.capacity / weight;
+  if (std::all_of(scratch_.begin(), scratch_.end(),
+                  [even](const auto& member) { return member.first >= even; })) {
+    r.level = even;
+    return;
+  }
   std::sort(scratch_.begin(), scratch_.end());
   double left = r.capacity;
   for (const auto& [saturation, w] : scratch_) {

@@ -171,7 +171,8 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
           "--engine simgrid");
     }
     return run_fluid_session({&trace, &plan, hosts, host_of, context.eager_threshold,
-                              context.native, context.round_delays, options.cpu_speedup});
+                              context.native, context.round_delays, options.cpu_speedup,
+                              options.progress});
   }
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
