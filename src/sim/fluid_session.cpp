@@ -362,12 +362,15 @@ class FluidSession {
         for (const int rank : running_) advance(rank);
         running_.clear();
       }
-      const auto finish = sharing_.next_finish();
+      // What else happens at this instant comes before the flows are rated again.
+      const bool event_now = !events_queue_.empty() && events_queue_.top().time <= now_;
+      if (!event_now) sharing_.settle(now_);
+      const auto finish = event_now ? std::nullopt : sharing_.next_finish();
       const bool have_event = !events_queue_.empty();
       if (!finish && !have_event) return;
       if (finish && (!have_event || finish->first <= events_queue_.top().time)) {
         now_ = std::max(now_, finish->first);
-        sharing_.finish(now_, finish->second);
+        sharing_.finish(finish->second);
         flow_done(finish->second);
         continue;
       }

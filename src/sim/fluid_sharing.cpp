@@ -12,7 +12,7 @@ constexpr double kInfinite = std::numeric_limits<double>::infinity();
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, 0, {}});
+  resources_.push_back({capacity, shared, capacity, 0, false, {}});
   return static_cast<Resource>(resources_.size() - 1);
 }
 
@@ -132,24 +132,35 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
   ++running_;
   for (const Use& u : uses) resources_[u.resource].members.push_back({id, u.coefficient});
-  rerate_around(now, uses);
-  // A flow on no shared resource (FATPIPE links, a loopback) is rated by its bound alone.
-  if (f.rate == 0) {
-    f.rate = rate_of(f);
-    schedule(f);
-  }
+  mark_dirty(uses);
+  unrated_.push_back(id);
   return id;
 }
 
-void FluidSharing::rerate_around(double now, std::span<const Use> uses) {
+void FluidSharing::mark_dirty(std::span<const Use> uses) {
+  for (const Use& u : uses) {
+    ResourceState& r = resources_[u.resource];
+    if (!r.shared || r.dirty) continue;
+    r.dirty = true;
+    dirty_.push_back(u.resource);
+  }
+}
+
+void FluidSharing::settle(double now) {
+  if (dirty_.empty() && unrated_.empty()) return;
   // The resources whose members changed are levelled again, their flows re-rated; a flow
   // whose rate changed has its other resources levelled in turn, and so on, as max-min
-  // settles, up to kSettleResources resources per event (where links tie many flows together,
-  // the settling stops there and the rest is left as it was).
+  // settles, up to kSettleResources resources beyond those (where links tie many flows
+  // together, the settling stops there and the rest is left as it was).
   ++stamp_;
   work_.clear();
-  for (const Use& u : uses) enqueue(u.resource);
-  for (std::size_t next = 0; next < work_.size() && next < kSettleResources; ++next) {
+  for (const Resource id : dirty_) {
+    resources_[id].dirty = false;
+    enqueue(id);
+  }
+  const std::size_t budget = dirty_.size() + kSettleResources;
+  dirty_.clear();
+  for (std::size_t next = 0; next < work_.size() && next < budget; ++next) {
     const Resource id = work_[next];
     level_of(id);
     for (const Member& m : resources_[id].members) {
@@ -163,6 +174,14 @@ void FluidSharing::rerate_around(double now, std::span<const Use> uses) {
       for (const Use& u : f.uses) enqueue(u.resource);
     }
   }
+  // A flow on no shared resource (FATPIPE links, a loopback) is rated by its bound alone.
+  for (const Flow id : unrated_) {
+    FlowState& f = flows_[id];
+    if (!f.running || f.rate != 0) continue;
+    f.rate = rate_of(f);
+    schedule(f);
+  }
+  unrated_.clear();
 }
 
 void FluidSharing::enqueue(Resource id) {
@@ -172,12 +191,12 @@ void FluidSharing::enqueue(Resource id) {
   work_.push_back(id);
 }
 
-std::optional<std::pair<double, FluidSharing::Flow>> FluidSharing::next_finish() {
+std::optional<std::pair<double, FluidSharing::Flow>> FluidSharing::next_finish() const {
   if (heap_.empty() || heap_.front().finish == kInfinite) return std::nullopt;
   return std::make_pair(heap_.front().finish, heap_.front().flow);
 }
 
-void FluidSharing::finish(double now, Flow id) {
+void FluidSharing::finish(Flow id) {
   FlowState& f = flows_[id];
   const std::size_t index = f.heap_index;
   place(index, heap_.back());
@@ -195,7 +214,7 @@ void FluidSharing::finish(double now, Flow id) {
     *it = members.back();
     members.pop_back();
   }
-  rerate_around(now, f.uses);
+  mark_dirty(f.uses);
   free_.push_back(id);
 }
 

@@ -29,13 +29,17 @@ class FluidSharing {
   Resource add_resource(double capacity, bool shared);
 
   // A flow of `amount` (bytes, flops) from `now` at most `bound` per second, sharing with
-  // weight 1 / `penalty` on each of `uses`' resources (which must outlive the flow).
+  // weight 1 / `penalty` on each of `uses`' resources (which must outlive the flow). It is
+  // rated, and its neighbours re-rated, by the next settle().
   Flow start(double now, double amount, double bound, double penalty, std::span<const Use> uses);
 
-  // The next flow to finish and when, if any flow runs.
-  std::optional<std::pair<double, Flow>> next_finish();
-  // Ends `flow` at `now` (what next_finish returned) and re-rates its neighbours.
-  void finish(double now, Flow flow);
+  // Rates the flows started and re-rates those around the flows started or ended since the
+  // last call: once per instant, however many changed then.
+  void settle(double now);
+  // The next flow to finish and when, if any flow runs (after settle()).
+  std::optional<std::pair<double, Flow>> next_finish() const;
+  // Ends `flow` at `now` (what next_finish returned); settle() re-rates its neighbours.
+  void finish(Flow flow);
 
   std::size_t running() const { return running_; }
 
@@ -60,16 +64,18 @@ class FluidSharing {
     bool shared = true;
     double level = 0;  // a flow of penalty p may take level / p here
     std::uint32_t stamp = 0;
+    bool dirty = false;  // its members changed since the last settle()
     std::vector<Member> members;
   };
 
   double cap_elsewhere(const FlowState& f, Resource except) const;
   void level_of(Resource id);
   double rate_of(const FlowState& f) const;
-  void rerate_around(double now, std::span<const Use> uses);
+  void mark_dirty(std::span<const Use> uses);
   void enqueue(Resource id);
 
-  // Resources levelled at most per event, and the change of rate below which a flow keeps its.
+  // Resources levelled at most per settle beyond those that changed, and the change of rate
+  // below which a flow keeps its.
   static constexpr std::size_t kSettleResources = 64;
   static constexpr double kRateTolerance = 1e-12;
   void schedule(FlowState& f);
@@ -91,7 +97,9 @@ class FluidSharing {
   std::uint32_t stamp_ = 0;
   std::size_t running_ = 0;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
-  std::vector<Resource> work_;                      // resources to level in this event
+  std::vector<Resource> work_;                      // resources to level in this settle
+  std::vector<Resource> dirty_;                     // resources whose members changed
+  std::vector<Flow> unrated_;                       // flows started since the last settle
 };
 
 }  // namespace p3s::sim

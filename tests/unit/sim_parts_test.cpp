@@ -13,12 +13,16 @@
 namespace p3s::sim {
 namespace {
 
-// Runs `sharing` to the end: each flow's finish time, by flow id.
-std::vector<double> finishes(FluidSharing& sharing, std::size_t flows) {
+// Runs `sharing` from `now` to the end: each flow's finish time, by flow id.
+std::vector<double> finishes(FluidSharing& sharing, std::size_t flows, double now = 0) {
   std::vector<double> at(flows, -1);
-  while (const auto next = sharing.next_finish()) {
-    sharing.finish(next->first, next->second);
-    at[next->second] = next->first;
+  for (;;) {
+    sharing.settle(now);
+    const auto next = sharing.next_finish();
+    if (!next) break;
+    now = next->first;
+    sharing.finish(next->second);
+    at[next->second] = now;
   }
   return at;
 }
@@ -36,9 +40,10 @@ TEST(FluidSharing, EqualFlowsShareALinkEvenly) {
   const FluidSharing::Use other[] = {{t.add_resource(10, true), 1.0}};
   t.start(0, 10, -1, 1, other);
   t.start(0, 10, -1, 1, other);
+  t.settle(0);
   ASSERT_EQ(t.next_finish()->first, 2);
   t.start(1, 5, -1, 1, other);
-  const std::vector<double> at = finishes(t, 3);
+  const std::vector<double> at = finishes(t, 3, 1);
   for (const double a : at) EXPECT_NEAR(a, 2.5, 1e-12);
 }
 
