@@ -13,6 +13,7 @@
 # usage: scripts/bench/simulate_model_bench.sh BUILD_DIR
 #   ENGINES="simgrid fluid"   p3s's engines; MODES="full per-phase" its modes
 #   SIMGRID_UP_TO=65536       the largest N SimGrid's engine runs (the fluid one runs every N)
+#   SIMGRID_FULL_UP_TO=...    the largest N it runs in full (default: SIMGRID_UP_TO)
 #   RANKS_PER_HOST=1          ranks per host (hosts of as many cores), for N beyond a platform
 #   SIZES="1024 4096 16384"   the N simulated by both (perfect squares, one rank per host; "": none)
 #   P3S_ONLY_SIZES=""         further N run by p3s only, e.g. "65536"
@@ -39,6 +40,7 @@ p3s_only=${P3S_ONLY_SIZES:-}
 engines=${ENGINES:-"simgrid fluid"}
 modes=${MODES:-"full per-phase"}
 simgrid_up_to=${SIMGRID_UP_TO:-65536}
+simgrid_full_up_to=${SIMGRID_FULL_UP_TO:-$simgrid_up_to}
 per_host=${RANKS_PER_HOST:-1}
 counts=${COUNTS:-"4 9 16 25"}
 edge=${EDGE:-64}
@@ -99,6 +101,7 @@ for n in $sizes $p3s_only; do
     if [ "$mode" = full ]; then mode_flag=(--full); fi
     for engine in $engines; do
       if [ "$engine" = simgrid ] && [ "$n" -gt "$simgrid_up_to" ]; then continue; fi
+      if [ "$engine/$mode" = simgrid/full ] && [ "$n" -gt "$simgrid_full_up_to" ]; then continue; fi
       run "$work/p3s.log" /usr/bin/time -v -o "$work/p3s.time" "$p3s" simulate \
         "$work/stencil.slt" -n "$n" --platform "$work/platform.xml" --ranks-per-host "$per_host" \
         --engine "$engine" "${mode_flag[@]}" --json "$work/p3s.json" "${allreduce[@]}"

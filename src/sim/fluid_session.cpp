@@ -67,7 +67,6 @@ struct RankState {
 struct Transfer {
   Posted send;
   Posted receive;
-  const FluidRoute* route = nullptr;
   FluidTransfer timing;
 };
 
@@ -89,7 +88,7 @@ class FluidSession {
       s.segment = 0;
       s.repetition = -1;
       s.pc = 0;
-      if (enter_repetition(r)) wake_at(0, r);
+      if (enter_repetition(r)) ready_.push_back(r);
     }
     loop();
     output_.engine_seconds =
@@ -306,8 +305,7 @@ class FluidSession {
     Transfer& t = transfers_[id];
     t.send = send;
     t.receive = receive;
-    t.route = send.route;
-    t.timing = platform_.transfer(*t.route, static_cast<double>(send.bytes) + kEnvelopeBytes);
+    t.timing = platform_.transfer(*send.route, static_cast<double>(send.bytes) + kEnvelopeBytes);
     if (t.timing.latency > 0) {
       events_queue_.push({now_ + t.timing.latency, seq_++, EventKind::TransferBegins, id});
     } else {
@@ -318,7 +316,7 @@ class FluidSession {
   void flow_of(std::uint32_t id) {
     const Transfer& t = transfers_[id];
     const FluidSharing::Flow flow =
-        sharing_.start(now_, t.timing.amount, t.timing.bound, t.timing.penalty, t.route->uses);
+        sharing_.start(now_, t.timing.amount, t.timing.bound, t.timing.penalty, t.send.route->uses);
     own(flow, {true, id});
   }
 
