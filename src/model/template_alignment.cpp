@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -294,6 +295,37 @@ std::optional<std::vector<SlotKey>> template_slots(
   return ordered;
 }
 
+// A rank's call in words: its operation, with its tag where it has one.
+std::string call_text(const EventToken& t) {
+  const std::int32_t tag = t.tag >= 0 ? t.tag : t.rtag;
+  return tag >= 0 ? fmt::format("{} (tag {})", core::op_name(t.op), tag)
+                  : std::string(core::op_name(t.op));
+}
+
+// Why no template holds the reference's ranks, in words: two calls a rank makes one after the
+// other that the rank with the most calls makes the other way round. Empty when no rank's
+// consecutive calls contradict it (the orders then conflict only through several ranks).
+std::string order_conflict(const PhaseRun& run, const std::vector<std::vector<SlotKey>>& keys) {
+  std::size_t fullest = 0;
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    if (keys[r].size() > keys[fullest].size()) fullest = r;
+  }
+  std::map<SlotKey, std::size_t> at;
+  for (std::size_t e = 0; e < keys[fullest].size(); ++e) at.try_emplace(keys[fullest][e], e);
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    for (std::size_t e = 1; e < keys[r].size(); ++e) {
+      const auto a = at.find(keys[r][e - 1]), b = at.find(keys[r][e]);
+      if (a == at.end() || b == at.end() || a->second <= b->second) continue;
+      return fmt::format(
+          ": rank {} makes its call {}, {}, right before its call {}, {}; rank {} makes them "
+          "the other way round (its calls {} and {})",
+          r, e - 1, call_text(run.ranks[r][e - 1]), e, call_text(run.ranks[r][e]), fullest,
+          a->second, b->second);
+    }
+  }
+  return "";
+}
+
 // How well `grid` reads the reference: fewer distinct keys first, then extents above 1 in
 // every dimension, then the most balanced.
 std::tuple<std::size_t, int, std::int64_t> reference_cost(const PhaseRun& run, const Grid& grid) {
@@ -560,8 +592,9 @@ Alignment align_keyed(std::span<const PhaseRun> runs, int dimensions, bool by_gu
     keys.push_back(rank_keys(reference, r, grid, keyed_by));
   const std::optional<std::vector<SlotKey>> slots = template_slots(keys, grid);
   if (!slots) {
-    out.failure = fmt::format(
-        "at n = {} the ranks make their calls in orders no one template holds", reference.n);
+    out.failure =
+        fmt::format("at n = {} the ranks make their calls in orders no one template holds{}",
+                    reference.n, order_conflict(reference, keys));
     return out;
   }
   const TemplateMatcher matcher(*slots, keyed_by);
