@@ -218,10 +218,76 @@ std::optional<std::size_t> rank_unlike_its_requests(const SlotTemplates& templat
   return std::nullopt;
 }
 
-// A waitall with its slots known is made by every rank, or by exactly the ranks that posted
-// one of its requests (then it needs one). False, naming the rank, when neither holds.
+// The post templates that follow template t on some rank up to its next completion: the sends
+// a pipeline's wait is made for (`if (down >= 0) { MPI_Waitall; ...; MPI_Isend }`).
+std::vector<std::int32_t> guarded_templates(const Alignment& alignment,
+                                            const SlotTemplates& templates, std::size_t t,
+                                            std::span<const SlotModel> slots) {
+  std::set<std::int32_t> guarded;
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const std::vector<std::size_t>& template_of = templates.template_of_slot[i];
+    for (const std::vector<std::int32_t>& order : alignment.runs[i].order) {
+      bool after = false;
+      for (const std::int32_t k : order) {
+        const std::size_t of = template_of[static_cast<std::size_t>(k)];
+        const core::Op op = slots[of].op;
+        if (of == t) {
+          after = true;
+        } else if (core::op_kind(op) == core::OpKind::Completion) {
+          after = false;
+        } else if (after && core::is_point_to_point(op) && core::is_nonblocking(op)) {
+          guarded.insert(static_cast<std::int32_t>(of));
+        }
+      }
+    }
+  }
+  return {guarded.begin(), guarded.end()};
+}
+
+// Whether every rank of every run makes template t exactly where it makes one of the posts it
+// guards and, when `with_request`, has posted one of the requests it completes.
+bool made_for_its_posts(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
+                        const SlotModel& slot, const std::vector<std::int32_t>& guarded,
+                        bool with_request) {
+  for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
+    const AlignedRun& run = alignment.runs[i];
+    for (const std::size_t k : templates.slots_of[t][i]) {
+      const std::vector<std::size_t> posting = posting_slots(templates, i, run.n, k, slot);
+      for (std::size_t r = 0; r < run.slot_events[k].size(); ++r) {
+        const auto made = [&](std::size_t p) { return run.slot_events[p][r].has_value(); };
+        const bool posts = std::any_of(guarded.begin(), guarded.end(), [&](std::int32_t g) {
+          const auto& of = templates.slots_of[static_cast<std::size_t>(g)][i];
+          return std::any_of(of.begin(), of.end(), made);
+        });
+        const bool requested = !with_request || std::any_of(posting.begin(), posting.end(), made);
+        if (run.slot_events[k][r].has_value() != (posts && requested)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Sets slot.guards where template t is made exactly for the posts after it (with one of its
+// requests, when `with_request`); false when it is not, or the layout grows.
+bool decide_guards(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
+                   std::span<const SlotModel> slots, SlotModel& slot, bool with_request) {
+  if (templates.layout.grows() || slot.op != core::Op::Waitall) return false;
+  std::vector<std::int32_t> guarded = guarded_templates(alignment, templates, t, slots);
+  if (guarded.empty() || !made_for_its_posts(alignment, templates, t, slot, guarded, with_request))
+    return false;
+  slot.guards = std::move(guarded);
+  slot.needs_request = with_request;
+  return true;
+}
+
+// A waitall with its slots known is made by every rank, by exactly the ranks that posted one of
+// its requests (then it needs one), or, in a fixed layout, by exactly the ranks that make one of
+// the posts after it (a wait for the last step's sends before sending again, which a rank that
+// sends nothing next skips although its last sends are pending). False, naming the rank, when
+// none holds.
 bool decide_needs_request(const Alignment& alignment, const SlotTemplates& templates, std::size_t t,
-                          SlotModel& slot, std::vector<std::string>& failures) {
+                          std::span<const SlotModel> slots, SlotModel& slot,
+                          std::vector<std::string>& failures) {
   bool every = true;
   for (std::size_t i = 0; i < alignment.runs.size(); ++i) {
     for (const std::size_t k : templates.slots_of[t][i]) {
@@ -234,6 +300,10 @@ bool decide_needs_request(const Alignment& alignment, const SlotTemplates& templ
     for (const std::size_t k : templates.slots_of[t][i]) {
       const std::optional<std::size_t> r = rank_unlike_its_requests(templates, i, run, k, slot);
       if (!r) continue;
+      if (decide_guards(alignment, templates, t, slots, slot, false) ||
+          decide_guards(alignment, templates, t, slots, slot, true)) {
+        return true;
+      }
       const bool calls = run.slot_events[k][*r].has_value();
       failures.push_back(fmt::format("n = {}: rank {} {} {} (slot {}) with {} request of its own",
                                      run.n, *r, calls ? "calls" : "does not call",
@@ -271,9 +341,14 @@ bool every_rank_calls_peerless_slots(const Alignment& alignment, const SlotTempl
   for (std::size_t t = 0; t < slots.size(); ++t) {
     SlotModel& slot = slots[t];
     if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
+    // A waitall of nothing the repetition posted (its requests come from before): made by every
+    // rank, or for the posts after it.
+    std::vector<std::string> not_every;
     const bool decided = slot.completes.empty()
-                             ? every_rank_calls(alignment, templates, t, slot, failures)
-                             : decide_needs_request(alignment, templates, t, slot, failures);
+                             ? every_rank_calls(alignment, templates, t, slot, not_every) ||
+                                   decide_guards(alignment, templates, t, slots, slot, false) ||
+                                   every_rank_calls(alignment, templates, t, slot, failures)
+                             : decide_needs_request(alignment, templates, t, slots, slot, failures);
     if (!decided) return false;
   }
   return true;

@@ -18,7 +18,7 @@
 
 namespace p3s::model {
 
-inline constexpr std::string_view kSltFormat = "p3s-slt 4";
+inline constexpr std::string_view kSltFormat = "p3s-slt 5";
 
 // One communication (or collective, or completion) of a phase: a slot every rank has, absent
 // on the ranks whose peer rule says kNoPeer (border ranks: null communications).
@@ -54,6 +54,10 @@ struct SlotModel {
   // A waitall made only where one of its slots posted a request (`if (nreq) MPI_Waitall`);
   // false when every rank makes it, even with nothing to complete.
   bool needs_request = false;
+  // A waitall made only where the rank makes one of these post slots, which follow it up to the
+  // next completion: a pipeline's wait for the last step's sends, made before sending again
+  // (`if (down >= 0) { MPI_Waitall; ...; MPI_Isend }`). Empty for the others.
+  std::vector<std::int32_t> guards;
 };
 
 // The order each rank performs its slots in: variants[r mod modulus] lists slot indices; a

@@ -120,6 +120,7 @@ ordered_json phase_json(const PhaseModel& p) {
     slot["comm_root"] = s.comm_root ? ordered_json(json(*s.comm_root)) : ordered_json(nullptr);
     slot["completes"] = s.completes;
     slot["needs_request"] = s.needs_request;
+    slot["guards"] = s.guards;
     slots.push_back(slot);
   }
   out["slots"] = slots;
@@ -177,6 +178,11 @@ SlotModel slot_from(const json& s) {
     slot.completes.push_back(static_cast<std::int32_t>(c));
   }
   slot.needs_request = s.at("needs_request").get<bool>();
+  for (const std::int64_t g : core::json_integers(s.at("guards"), 0, kMaxTemplates - 1)) {
+    slot.guards.push_back(static_cast<std::int32_t>(g));
+  }
+  core::json_require(slot.guards.empty() || slot.op == core::Op::Waitall, s.at("guards"),
+                     "only a waitall is made for the posts after it");
   core::json_require(slot.completes.empty() || core::op_kind(slot.op) == core::OpKind::Completion,
                      s.at("completes"), "only a completion completes other slots' requests");
   return slot;
@@ -247,6 +253,13 @@ void check_modelled_phase(const json& j, const PhaseModel& p) {
       core::json_require(
           static_cast<std::size_t>(c) < p.slots.size(), j.at("slots").at(s).at("completes"),
           fmt::format("slot {} does not exist (the phase has {})", c, p.slots.size()));
+    }
+    for (const std::int32_t g : slot.guards) {
+      core::json_require(
+          static_cast<std::size_t>(g) < p.slots.size() && !p.layout.grows(),
+          j.at("slots").at(s).at("guards"),
+          fmt::format("slot {} does not exist (the phase has {}) or its layout grows", g,
+                      p.slots.size()));
     }
   }
   for (const UndecidedRule& u : p.undecided) {

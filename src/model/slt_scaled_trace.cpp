@@ -351,6 +351,14 @@ SltScaledTrace::InstantiatedPhase SltScaledTrace::instantiate(const Slt& slt, st
   return inst;
 }
 
+bool SltScaledTrace::makes_a_guarded_post(const InstantiatedPhase& inst, const SlotModel& m,
+                                          int rank) const {
+  // Guards exist only in fixed layouts (the SLT reader checks), where slot g is template g.
+  return m.guards.empty() || std::any_of(m.guards.begin(), m.guards.end(), [&](std::int32_t g) {
+           return slot_event(inst.slots.at(static_cast<std::size_t>(g)), rank).has_value();
+         });
+}
+
 std::optional<core::Event> SltScaledTrace::slot_event(const InstantiatedSlot& slot,
                                                       int rank) const {
   const SlotModel& m = *slot.model;
@@ -403,8 +411,10 @@ void SltScaledTrace::phase_events(int phase, int rank, std::vector<core::Event>&
     if (!e) continue;
     e->burst_cpu = std::llround(unplaced);
     unplaced = 0;
-    // Completions name the templates whose requests they complete, whichever repetition.
-    if (!track_requests(*e, *slot.model, slot.template_index, requests)) {
+    // Completions name the templates whose requests they complete, whichever repetition; a
+    // waitall made for the posts after it only where the rank makes one of them.
+    if (!makes_a_guarded_post(inst, *slot.model, rank) ||
+        !track_requests(*e, *slot.model, slot.template_index, requests)) {
       unplaced = static_cast<double>(e->burst_cpu);
       continue;
     }

@@ -95,6 +95,8 @@ class SltScaledTrace final : public core::ScaledTrace {
   // Rank's event in one slot, requests aside; nothing where the slot is point-to-point and the
   // rank has no peer in it (a null communication).
   std::optional<core::Event> slot_event(const InstantiatedSlot& slot, int rank) const;
+  // False for a wait made for the posts after it (SlotModel::guards) where the rank makes none.
+  bool makes_a_guarded_post(const InstantiatedPhase& inst, const SlotModel& m, int rank) const;
   // The id of a slot's sub-communicator at N, and its root's place among the members; throws
   // std::domain_error where the rule is undefined at N.
   std::int32_t sub_communicator(const SlotModel& slot, std::int64_t template_index,

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -121,9 +122,40 @@ SlotKey message_key(const EventToken& t, std::int64_t rank, std::int64_t n, cons
   return k;
 }
 
-// The keys of one rank's events under `grid`.
-std::vector<SlotKey> rank_keys(const PhaseRun& run, std::size_t r, const Grid& grid) {
+// Per event, the posts a waitall is made for: the non-blocking messages after it up to the next
+// completion (a pipeline's wait for the last step's sends before it sends again, skipped where
+// the rank sends nothing next: `if (down >= 0)`). Empty for other events and where none follow.
+std::vector<std::vector<std::size_t>> guarded_posts(const PhaseRun& run, std::size_t r) {
   const std::vector<EventToken>& events = run.ranks[r];
+  std::vector<std::vector<std::size_t>> guarded(events.size());
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    if (events[e].op != core::Op::Waitall) continue;
+    for (std::size_t f = e + 1; f < events.size(); ++f) {
+      if (core::op_kind(events[f].op) == core::OpKind::Completion) break;
+      if (core::is_point_to_point(events[f].op) && core::is_nonblocking(events[f].op)) {
+        guarded[e].push_back(f);
+      }
+    }
+  }
+  return guarded;
+}
+
+// A waitall made for posts is the slot of those posts' group (`guard_groups`): keyed by the
+// requests it guards, not by how many waitalls came before, which border ranks that skip some
+// make fewer of.
+SlotKey guard_key(SlotKey post, core::Op completion) {
+  post.kind = KeyKind::MultiCompletion;
+  post.completion = completion;
+  return post;
+}
+
+// The keys of one rank's events under `grid`; with `groups` (post key -> its group's key), a
+// waitall made for posts is keyed by their group instead of by how many came before.
+std::vector<SlotKey> rank_keys(const PhaseRun& run, std::size_t r, const Grid& grid,
+                               const std::map<SlotKey, SlotKey>* groups = nullptr) {
+  const std::vector<EventToken>& events = run.ranks[r];
+  const std::vector<std::vector<std::size_t>> guarded =
+      groups ? guarded_posts(run, r) : std::vector<std::vector<std::size_t>>(events.size());
   std::vector<SlotKey> keys;
   std::map<SlotKey, std::int64_t> seen;
   for (std::size_t e = 0; e < events.size(); ++e) {
@@ -142,10 +174,40 @@ std::vector<SlotKey> rank_keys(const PhaseRun& run, std::size_t r, const Grid& g
       k.op = t.op;
       k.sub = core::op_kind(t.op) == core::OpKind::Collective && t.comm != 0;
     }
-    if (k.kind != KeyKind::Completion) k.index = seen[k]++;
+    if (k.kind != KeyKind::Completion && guarded[e].empty()) k.index = seen[k]++;
     keys.push_back(k);
   }
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    if (guarded[e].empty()) continue;
+    const SlotKey& post = keys[guarded[e].front()];
+    const auto group = groups->find(post);
+    keys[e] = guard_key(group != groups->end() ? group->second : post, events[e].op);
+  }
   return keys;
+}
+
+// The posts the reference's waitalls are made for, grouped: two posts one waitall is made for
+// on some rank are in one group (an inner rank's wait for both its sends, a border rank's for
+// the one it has). Each post key maps to its group's least.
+std::map<SlotKey, SlotKey> guard_groups(const PhaseRun& run, const Grid& grid) {
+  std::map<SlotKey, SlotKey> parent;
+  auto find = [&](SlotKey k) {
+    while (parent.at(k) != k) k = parent.at(k);
+    return k;
+  };
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    const std::vector<SlotKey> keys = rank_keys(run, r, grid);
+    for (const std::vector<std::size_t>& posts : guarded_posts(run, r)) {
+      for (std::size_t f : posts) parent.try_emplace(keys[f], keys[f]);
+      for (std::size_t i = 1; i < posts.size(); ++i) {
+        const SlotKey a = find(keys[posts[0]]), b = find(keys[posts[i]]);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  }
+  std::map<SlotKey, SlotKey> groups;
+  for (const auto& [k, p] : parent) groups.emplace(k, find(k));
+  return groups;
 }
 
 // Whether two keys are the same call but for their vectors.
@@ -233,6 +295,37 @@ std::optional<std::vector<SlotKey>> template_slots(
   return ordered;
 }
 
+// A rank's call in words: its operation, with its tag where it has one.
+std::string call_text(const EventToken& t) {
+  const std::int32_t tag = t.tag >= 0 ? t.tag : t.rtag;
+  return tag >= 0 ? fmt::format("{} (tag {})", core::op_name(t.op), tag)
+                  : std::string(core::op_name(t.op));
+}
+
+// Why no template holds the reference's ranks, in words: two calls a rank makes one after the
+// other that the rank with the most calls makes the other way round. Empty when no rank's
+// consecutive calls contradict it (the orders then conflict only through several ranks).
+std::string order_conflict(const PhaseRun& run, const std::vector<std::vector<SlotKey>>& keys) {
+  std::size_t fullest = 0;
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    if (keys[r].size() > keys[fullest].size()) fullest = r;
+  }
+  std::map<SlotKey, std::size_t> at;
+  for (std::size_t e = 0; e < keys[fullest].size(); ++e) at.try_emplace(keys[fullest][e], e);
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    for (std::size_t e = 1; e < keys[r].size(); ++e) {
+      const auto a = at.find(keys[r][e - 1]), b = at.find(keys[r][e]);
+      if (a == at.end() || b == at.end() || a->second <= b->second) continue;
+      return fmt::format(
+          ": rank {} makes its call {}, {}, right before its call {}, {}; rank {} makes them "
+          "the other way round (its calls {} and {})",
+          r, e - 1, call_text(run.ranks[r][e - 1]), e, call_text(run.ranks[r][e]), fullest,
+          a->second, b->second);
+    }
+  }
+  return "";
+}
+
 // How well `grid` reads the reference: fewer distinct keys first, then extents above 1 in
 // every dimension, then the most balanced.
 std::tuple<std::size_t, int, std::int64_t> reference_cost(const PhaseRun& run, const Grid& grid) {
@@ -257,7 +350,8 @@ struct RankMatch {
 
 class TemplateMatcher {
  public:
-  TemplateMatcher(const std::vector<SlotKey>& slots) : slots_(slots) {
+  TemplateMatcher(const std::vector<SlotKey>& slots, const std::map<SlotKey, SlotKey>* groups)
+      : slots_(slots), groups_(groups) {
     for (std::size_t s = 0; s < slots.size(); ++s) index_.emplace(slots[s], s);
   }
 
@@ -353,6 +447,8 @@ class TemplateMatcher {
   bool place_completions(const PhaseRun& run, std::size_t r,
                          std::vector<std::int32_t>& placed) const {
     const std::vector<EventToken>& events = run.ranks[r];
+    const std::vector<std::vector<std::size_t>> guarded =
+        groups_ ? guarded_posts(run, r) : std::vector<std::vector<std::size_t>>(events.size());
     std::map<core::Op, std::int64_t> multi_seen;
     for (std::size_t e = 0; e < events.size(); ++e) {
       const EventToken& t = events[e];
@@ -365,6 +461,12 @@ class TemplateMatcher {
         k = slots_[static_cast<std::size_t>(post)];
         k.kind = KeyKind::Completion;
         k.completion = t.op;
+      } else if (!guarded[e].empty()) {
+        const std::int32_t post = placed[guarded[e].front()];
+        if (post < 0) return false;
+        const auto group = groups_->find(slots_[static_cast<std::size_t>(post)]);
+        if (group == groups_->end()) return false;
+        k = guard_key(group->second, t.op);
       } else {
         k.kind = KeyKind::MultiCompletion;
         k.op = t.op;
@@ -378,6 +480,7 @@ class TemplateMatcher {
   }
 
   const std::vector<SlotKey>& slots_;
+  const std::map<SlotKey, SlotKey>* groups_;  // the reference's guard_groups, when keyed so
   std::map<SlotKey, std::size_t> index_;
 };
 
@@ -465,9 +568,9 @@ std::string grid_text(const Grid& g, int dimensions) {
   return text;
 }
 
-}  // namespace
-
-Alignment align_to_template(std::span<const PhaseRun> runs, int dimensions) {
+// The alignment with waitalls keyed by how many came before, or, `by_guards`, by the posts they
+// are made for (guard_groups).
+Alignment align_keyed(std::span<const PhaseRun> runs, int dimensions, bool by_guards) {
   Alignment out;
   out.method = AlignmentMethod::Grid;
   out.grid_dimensions = dimensions;
@@ -481,16 +584,20 @@ Alignment align_to_template(std::span<const PhaseRun> runs, int dimensions) {
       *std::min_element(candidates.begin(), candidates.end(), [&](const Grid& a, const Grid& b) {
         return reference_cost(reference, a) < reference_cost(reference, b);
       });
+  const std::map<SlotKey, SlotKey> groups =
+      by_guards ? guard_groups(reference, grid) : std::map<SlotKey, SlotKey>{};
+  const std::map<SlotKey, SlotKey>* keyed_by = by_guards ? &groups : nullptr;
   std::vector<std::vector<SlotKey>> keys;
   for (std::size_t r = 0; r < reference.ranks.size(); ++r)
-    keys.push_back(rank_keys(reference, r, grid));
+    keys.push_back(rank_keys(reference, r, grid, keyed_by));
   const std::optional<std::vector<SlotKey>> slots = template_slots(keys, grid);
   if (!slots) {
-    out.failure = fmt::format(
-        "at n = {} the ranks make their calls in orders no one template holds", reference.n);
+    out.failure =
+        fmt::format("at n = {} the ranks make their calls in orders no one template holds{}",
+                    reference.n, order_conflict(reference, keys));
     return out;
   }
-  const TemplateMatcher matcher(*slots);
+  const TemplateMatcher matcher(*slots, keyed_by);
   std::vector<RunMatch> matches;
   for (const PhaseRun& run : runs) {
     std::optional<RunMatch> m = &run == &reference ? match_on(run, matcher, grid)
@@ -520,6 +627,18 @@ Alignment align_to_template(std::span<const PhaseRun> runs, int dimensions) {
   }
   out.slot_completes = slot_completions(runs, matches, slots->size());
   return out;
+}
+
+}  // namespace
+
+// Waitalls are first keyed by how many came before; where border ranks skip some (a pipeline's
+// wait made only before sending, `if (down >= 0)`), so that no one order holds them, by the
+// posts each is made for.
+Alignment align_to_template(std::span<const PhaseRun> runs, int dimensions) {
+  Alignment by_count = align_keyed(runs, dimensions, false);
+  if (by_count.aligned()) return by_count;
+  Alignment by_guards = align_keyed(runs, dimensions, true);
+  return by_guards.aligned() ? by_guards : by_count;
 }
 
 }  // namespace p3s::model

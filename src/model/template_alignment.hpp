@@ -16,7 +16,10 @@
 // A rank makes its calls in the template's order less its null slots, so a border rank needs
 // no order of its own. Completions follow their requests: a wait is the slot of the wait for
 // the call it completes, so a border rank's missing irecv takes its wait with it; a waitall is
-// the k-th waitall, and completes what its calls posted.
+// the k-th waitall, and completes what its calls posted. Where border ranks skip waitalls so
+// that no one order holds the k-th ones (a pipeline's wait for its last sends, made only where
+// the rank sends next: `if (down >= 0)`), a waitall is keyed by the posts after it instead, two
+// posts one waitall is made for on some rank making one key.
 #include <span>
 
 #include "model/phase_alignment.hpp"

@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 
+#include "signature/reference_cut.hpp"
 #include "signature/repetition_units.hpp"
 
 namespace p3s::signature {
@@ -198,10 +199,33 @@ class Extractor {
     return 0;
   }
 
+  // The key slot right after the collective that closes the body, when it has collectives: the
+  // last one before the program's entry into the body (cyclically), so that a rank whose first
+  // repetition differs from the others' (a wait with nothing yet to complete) is still cut where
+  // every rank is.
+  std::optional<std::size_t> after_collective(const std::vector<std::uint32_t>& key,
+                                              std::size_t entry) const {
+    const std::size_t length = key.size();
+    std::optional<std::size_t> best;
+    std::size_t best_distance = length;
+    for (std::size_t t = 0; t < length; ++t) {
+      if (!is_skeleton(seq_.tokens[key[t]].op)) continue;
+      const std::size_t after = (t + 1) % length;
+      const std::size_t distance = (entry + length - after) % length;
+      if (distance < best_distance) {
+        best = after;
+        best_distance = distance;
+      }
+    }
+    return best;
+  }
+
   // Where the body is cut, in key slots (see the header).
   std::size_t start_slot(const std::vector<std::uint32_t>& key,
                          const std::vector<std::size_t>& at) const {
     const std::size_t length = key.size();
+    const std::size_t entry = entry_slot(key, at.front());
+    if (const std::optional<std::size_t> anchored = after_collective(key, entry)) return *anchored;
     std::vector<double> cpu(length, 0.0);
     for (std::size_t a : at) {
       for (std::size_t t = 0; t < length; ++t) cpu[t] += unit_cpu(a + t);
@@ -214,7 +238,6 @@ class Extractor {
     if (candidates.empty()) {
       for (std::size_t t = 0; t < length; ++t) candidates.push_back(t);
     }
-    const std::size_t entry = entry_slot(key, at.front());
     if (std::find(candidates.begin(), candidates.end(), entry) != candidates.end()) return entry;
     std::vector<std::size_t> by_cpu = candidates;
     std::stable_sort(by_cpu.begin(), by_cpu.end(),

@@ -7,10 +7,14 @@
 //    re-neighbouring"), but an inner repeat that covers a fraction of it is not (two swaps with
 //    the same peer, which only a 2 x 2 x 2 grid has). Its occurrences are cut out wherever they
 //    are, and the next body is looked for in what is left, while it still explains a share.
-//  - A body is cut where it starts the same way everywhere: where no request is in flight (so a
-//    phase keeps its messages whole), right after its largest compute when that stands out (the
-//    loop's work between two exchanges), else where the program first entered it. The search
-//    alone would pick a loop up half a body later after a one-off interruption.
+//  - A body is cut where it starts the same way everywhere: right after the collective before
+//    the program's entry into it when it has one (every rank makes its collectives at the same
+//    point of every repetition, whatever its neighbours, while where a rank first enters the
+//    loop can differ: a pipeline's first wait with nothing yet to complete); without one, where
+//    no request is in flight (so a phase keeps its messages whole), right after its largest
+//    compute when that stands out (the loop's work between two exchanges), else where the
+//    program first entered it. The search alone would pick a loop up half a body later after a
+//    one-off interruption.
 //  - What is left between the bodies are one-off stretches (setup, a re-neighbouring step, an
 //    output step), phases of their own.
 #include <cstddef>

@@ -1,6 +1,7 @@
 #include "signature/repetition_units.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace p3s::signature {
@@ -22,16 +23,45 @@ struct Repetition {
   std::vector<std::size_t> own;  // its units in trace order
 };
 
-// The repetition each unit should move to (its own when it stays).
+// A non-blocking send: its message leaves when it is posted, only its buffer waits for the
+// completion.
+bool posts_send(const core::Event& e) {
+  return core::is_point_to_point(e.op) && core::is_nonblocking(e.op) && e.dst != core::kNone &&
+         e.src == core::kNone;
+}
+
+// The repetition each unit should move to (its own when it stays). A completion of nothing but
+// sends an earlier repetition posted (a pipeline's wait for the last step's sends, made in the
+// next iteration) moves back to the end of the latest of them: the sends' messages belong where
+// they were posted, with the receives that take them. Any other post completed in a later
+// repetition moves forward to it (a receive posted for the next iteration).
 std::vector<std::size_t> targets(const std::vector<std::size_t>& home, const TokenSequence& seq,
                                  const core::RankTrace& trace) {
+  struct Post {
+    std::size_t repetition = 0;
+    bool send = false;
+  };
+  std::unordered_map<std::int64_t, Post> posted;
   std::unordered_map<std::int64_t, std::size_t> completed_in;
+  std::vector<std::size_t> target(home);
   for (std::size_t u = 0; u < seq.units.size(); ++u) {
     const core::Event& e = trace.events[seq.units[u].key];
+    for (std::int64_t id : posted_requests(e)) posted[id] = {home[u], posts_send(e)};
     if (core::op_kind(e.op) != core::OpKind::Completion) continue;
-    for (const core::RequestRecord& r : e.requests) completed_in.try_emplace(r.req, home[u]);
+    std::optional<std::size_t> back;
+    for (const core::RequestRecord& r : e.requests) {
+      const auto it = posted.find(r.req);
+      const bool earlier_send =
+          it != posted.end() && it->second.send && it->second.repetition < home[u];
+      if (!earlier_send) {
+        back.reset();
+        break;
+      }
+      back = std::max(back.value_or(0), it->second.repetition);
+    }
+    if (back) target[u] = *back;
+    for (const core::RequestRecord& r : e.requests) completed_in.try_emplace(r.req, target[u]);
   }
-  std::vector<std::size_t> target(home);
   for (std::size_t u = 0; u < seq.units.size(); ++u) {
     for (std::int64_t id : posted_requests(trace.events[seq.units[u].key])) {
       const auto it = completed_in.find(id);
@@ -41,18 +71,23 @@ std::vector<std::size_t> targets(const std::vector<std::size_t>& home, const Tok
   return target;
 }
 
+// Each repetition's units: posts moved in from earlier ones first, then its own, then the
+// completions moved back from later ones.
 std::vector<std::vector<std::size_t>> assemble(const std::vector<Repetition>& reps,
                                                const std::vector<std::size_t>& home,
                                                const std::vector<std::size_t>& target) {
-  std::vector<std::vector<std::size_t>> moved_in(reps.size()), units(reps.size());
+  std::vector<std::vector<std::size_t>> moved_forward(reps.size()), moved_back(reps.size());
+  std::vector<std::vector<std::size_t>> units(reps.size());
   for (std::size_t u = 0; u < home.size(); ++u) {
-    if (target[u] != home[u]) moved_in[target[u]].push_back(u);
+    if (target[u] > home[u]) moved_forward[target[u]].push_back(u);
+    if (target[u] < home[u]) moved_back[target[u]].push_back(u);
   }
   for (std::size_t t = 0; t < reps.size(); ++t) {
-    units[t] = moved_in[t];
+    units[t] = moved_forward[t];
     for (std::size_t u : reps[t].own) {
       if (target[u] == home[u]) units[t].push_back(u);
     }
+    units[t].insert(units[t].end(), moved_back[t].begin(), moved_back[t].end());
   }
   return units;
 }

@@ -10,6 +10,12 @@
 // the start of the repetition (or the one-off phase) that completes it: the repetition then
 // holds each of its messages whole, at the price of posting a receive at its start rather than
 // at the end of the one before.
+//
+// A send is the other way round: its message leaves when it is posted, and the receive that
+// takes it is in the same iteration on its peer; only its buffer waits. A pipelined sweep waits
+// for the last step's sends at the start of the next iteration (before it sends again), so a
+// completion of nothing but sends an earlier repetition posted moves back to the end of that
+// repetition instead, and the sends stay with their receives.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -24,7 +30,8 @@ namespace p3s::signature {
 std::vector<std::int64_t> posted_requests(const core::Event& e);
 
 // For each segment, for each of its repetitions, the units (indexes into seq.units) that make
-// it, in order: posts completed in a later repetition moved there, first. A loop's moves are
+// it, in order: posts completed in a later repetition moved there, first; completions of an
+// earlier repetition's sends moved back there, last. A loop's moves are
 // kept only when every repetition still has the same calls; a repetition left empty (a lone
 // pre-loop receive) is dropped.
 std::vector<std::vector<std::vector<std::size_t>>> repetition_units(

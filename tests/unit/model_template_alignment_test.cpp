@@ -214,5 +214,120 @@ TEST(TemplateAlignment, OnAGridTwoWideTheOrderPlacesCallsWhoseSidesAreOneRank) {
   }
 }
 
+// One iteration of a pipelined sweep on a chain of n ranks, forward then backward, `chunks`
+// chunks each (tag 1 + sweep * chunks + c), as the signature gives it: receive from upstream,
+// wait for the previous sends where the rank sends next, send downstream; an allreduce. The
+// first wait of an iteration completes the iteration before's last sends, so it ends that one.
+PhaseRun chain_sweep_run(int n, int chunks) {
+  PhaseRun run;
+  run.n = n;
+  for (int r = 0; r < n; ++r) {
+    std::vector<EventToken> events;
+    std::vector<std::vector<std::int32_t>> completes;
+    auto add = [&](EventToken t, std::vector<std::int32_t> done) {
+      events.push_back(t);
+      completes.push_back(std::move(done));
+    };
+    std::int32_t pending = -1;  // the event of the last sends, in this iteration
+    bool carried = false;
+    for (int sweep = 0; sweep < 2; ++sweep) {
+      const int step = sweep == 0 ? 1 : -1;
+      const int up = r - step, down = r + step;
+      for (int c = 0; c < chunks; ++c) {
+        const std::int32_t tag = 1 + sweep * chunks + c;
+        if (up >= 0 && up < n) {
+          EventToken t;
+          t.op = core::Op::Recv;
+          t.src = relative(r, up, n);
+          t.rtag = tag;
+          t.rbytes = 64;
+          add(t, {});
+        }
+        if (down < 0 || down >= n) continue;
+        EventToken w;
+        w.op = core::Op::Waitall;
+        if (pending >= 0) {
+          add(w, {pending});
+        } else {
+          carried = true;
+        }
+        EventToken t;
+        t.op = core::Op::Isend;
+        t.dst = relative(r, down, n);
+        t.tag = tag;
+        t.bytes = 64;
+        pending = static_cast<std::int32_t>(events.size());
+        add(t, {});
+      }
+    }
+    EventToken reduce;
+    reduce.op = core::Op::Allreduce;
+    add(reduce, {});
+    if (carried) {
+      EventToken w;
+      w.op = core::Op::Waitall;
+      add(w, {pending});
+    }
+    run.ranks.push_back(events);
+    run.completes.push_back(completes);
+  }
+  return run;
+}
+
+// The end ranks of the chain skip the waits of the sweep they send nothing in, so the k-th
+// waitall is another chunk's on each: each waitall is the slot of the sends after it.
+TEST(TemplateAlignment, APipelinesWaitsSkippedByTheEndRanksAreTheSlotsOfTheSendsAfterThem) {
+  const std::vector<PhaseRun> runs = {chain_sweep_run(3, 2), chain_sweep_run(4, 2),
+                                      chain_sweep_run(6, 2)};
+  const Alignment a = align_to_template(runs, 1);
+  ASSERT_TRUE(a.aligned()) << a.failure;
+  // Per chunk a receive, a waitall and a send from each sweep, but the first chunk's waitall,
+  // which ends the iteration before on every rank; the allreduce and that waitall.
+  ASSERT_EQ(a.runs.back().slot_events.size(), 2u * 2u * 3u - 1u + 2u);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (int r = 0; r < runs[i].n; ++r) {
+      const std::vector<std::int32_t>& order = a.runs[i].order[static_cast<std::size_t>(r)];
+      for (std::size_t e = 0; e < order.size(); ++e) {
+        // A waitall before a send is in the slot right before that send's slot, whose calls
+        // on every rank of every run have the send's tag.
+        const std::vector<EventToken>& events = runs[i].ranks[static_cast<std::size_t>(r)];
+        if (events[e].op != core::Op::Waitall || e + 1 == order.size()) continue;
+        EXPECT_EQ(order[e + 1], order[e] + 1) << "n = " << runs[i].n << ", rank " << r;
+        for (const AlignedRun& other : a.runs) {
+          for (const auto& call : other.slot_events[static_cast<std::size_t>(order[e + 1])]) {
+            if (call) {
+              EXPECT_EQ(call->tag, events[e + 1].tag);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// On a ring every rank sends to the next twice; the last rank in the other order of tags.
+TEST(TemplateAlignment, CallsNoOneOrderHoldsAreNamedWithTheirRanks) {
+  PhaseRun run;
+  run.n = 3;
+  for (int r = 0; r < 3; ++r) {
+    std::vector<EventToken> events;
+    for (std::int32_t tag : r == 2 ? std::vector<std::int32_t>{2, 1} : std::vector{1, 2}) {
+      EventToken t;
+      t.op = core::Op::Send;
+      t.dst = 1;
+      t.tag = tag;
+      events.push_back(t);
+    }
+    run.ranks.push_back(events);
+    run.completes.push_back(std::vector<std::vector<std::int32_t>>(events.size()));
+  }
+  const Alignment a = align_to_template(std::vector<PhaseRun>{run}, 1);
+  ASSERT_FALSE(a.aligned());
+  EXPECT_NE(a.failure.find("rank 2 makes its call 0, send (tag 2), right before its call 1, send "
+                           "(tag 1); rank 0 makes them the other way round"),
+            std::string::npos)
+      << a.failure;
+}
+
 }  // namespace
 }  // namespace p3s::model

@@ -371,6 +371,36 @@ TEST(PhaseDetector, AnOuterLoopOfTheLoopIsUnrolled) {
   EXPECT_EQ(ops(r.phases[1]), std::vector<Op>{Op::Gather});
 }
 
+// A pipelined sweep step (SNAP's KBA): receive from upstream, wait for the previous step's send
+// (made in the iteration before for the first step), send downstream; an allreduce closes the
+// iteration. The send's message belongs to the iteration that posted it, with the receive that
+// takes it downstream, so its wait moves back to the end of that iteration; the first
+// iteration, whose wait has nothing to complete, is a stretch of its own.
+TEST(PhaseDetector, AWaitForTheLastIterationsSendEndsThatIteration) {
+  TraceBuilder b(4, 9);
+  const int iterations = 30;
+  for (int it = 0; it < iterations; ++it) {
+    core::Event wait = waitall(0);
+    if (it > 0) wait.requests.push_back({it - 1, true, 5, 0, 512});
+    core::Event post = send(5, 512, Op::Isend);
+    post.req = it;
+    b.add(recv(3, 512), 1'000).add(wait, 1'000).add(post, 200'000);
+    b.add(collective(Op::Allreduce, 8), 1'000);
+  }
+  core::Event last = waitall(0);
+  last.requests.push_back({iterations - 1, true, 5, 0, 512});
+  b.add(last, 1'000).add(finalize());
+  const RankPhases r = detect_phases(b.trace(), with(0.0));
+  ASSERT_EQ(r.phases.size(), 3u);
+  const RankPhase& loop = r.phases[1];
+  EXPECT_EQ(loop.weight, iterations - 1);
+  EXPECT_EQ(ops(loop), (std::vector<Op>{Op::Recv, Op::Isend, Op::Allreduce, Op::Waitall}));
+  EXPECT_EQ(loop.completes[3], std::vector<std::int32_t>{1});
+  EXPECT_EQ(ops(r.phases[0]),
+            (std::vector<Op>{Op::Recv, Op::Waitall, Op::Isend, Op::Allreduce, Op::Waitall}));
+  EXPECT_EQ(ops(r.phases[2]), std::vector<Op>{Op::Finalize});
+}
+
 TEST(PhaseDetector, ThresholdDecidesRelevance) {
   TraceBuilder b(0, 2);
   for (int i = 0; i < 50; ++i) b.add(send(1, 8), 100'000);
