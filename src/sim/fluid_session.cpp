@@ -368,8 +368,13 @@ class FluidSession {
       if (!finish && !have_event) return;
       if (finish && (!have_event || finish->first <= events_queue_.top().time)) {
         now_ = std::max(now_, finish->first);
-        sharing_.finish(finish->second);
-        flow_done(finish->second);
+        // Flows that end together up to rounding end at one instant: one settle for all
+        // (N messages sharing a root's link end together, and would settle N times).
+        const double instant = now_ + now_ * kSameInstant;
+        for (auto next = finish; next && next->first <= instant; next = sharing_.next_finish()) {
+          sharing_.finish(next->second);
+          flow_done(next->second);
+        }
         continue;
       }
       const Event e = events_queue_.top();
@@ -423,6 +428,7 @@ class FluidSession {
   std::uint64_t seq_ = 0;
   int finished_ = 0;  // ranks
   static constexpr int kEventsBetweenLooks = 1 << 16;
+  static constexpr double kSameInstant = 1e-12;  // relative
   int since_look_ = 0;
   double now_ = 0;
   std::vector<core::Event> events_;

@@ -2,12 +2,11 @@
 // Flows sharing resources (links, a host's cores) as SimGrid's max-min model shares them, but
 // settled around what changed: each resource has a level, found by water-filling its flows
 // (weights 1 / penalty, each flow at most what it may take elsewhere: its bound and its other
-// resources' levels), and a flow's rate is the least its resources give it. Starting or ending
-// a flow levels its resources again; a flow whose rate changed has its other resources
-// levelled in turn, until nothing changes (max-min's fixed point) or kSettleResources have
-// been levelled. So an event costs what the links around it carry, not the whole platform;
-// where the settling would reach further it stops, and rates may differ from max-min's (see
-// src/sim/README.md for the measured differences).
+// resources' levels), and a flow's rate is the least its resources give it. The flows started
+// or ended at one instant have their resources levelled again, once; a resource whose level
+// moved has its flows' other resources levelled in turn, until no level moves (max-min's fixed
+// point). So an instant costs what the links whose levels move carry: around a stencil's
+// exchange, its own links; on a link that N flows cross, N (src/sim/README.md).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -62,9 +61,9 @@ class FluidSharing {
   struct ResourceState {
     double capacity = 0;
     bool shared = true;
-    double level = 0;  // a flow of penalty p may take level / p here
-    std::uint32_t stamp = 0;
-    bool dirty = false;  // its members changed since the last settle()
+    double level = 0;     // a flow of penalty p may take level / p here
+    bool queued = false;  // to be levelled in this settle()
+    bool dirty = false;   // its members changed since the last settle()
     std::vector<Member> members;
   };
 
@@ -72,11 +71,10 @@ class FluidSharing {
   void level_of(Resource id);
   double rate_of(const FlowState& f) const;
   void mark_dirty(std::span<const Use> uses);
+  void rerate(double now, FlowState& f);
   void enqueue(Resource id);
 
-  // Resources levelled at most per settle beyond those that changed, and the change of rate
-  // below which a flow keeps its.
-  static constexpr std::size_t kSettleResources = 64;
+  // The relative change of a level or rate below which it is kept.
   static constexpr double kRateTolerance = 1e-12;
   void schedule(FlowState& f);
   // The running flows in a binary min-heap on their finish, each knowing its place, so that a
@@ -94,7 +92,6 @@ class FluidSharing {
   std::vector<FlowState> flows_;
   std::vector<Flow> free_;
   std::vector<HeapEntry> heap_;
-  std::uint32_t stamp_ = 0;
   std::size_t running_ = 0;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
   std::vector<Resource> work_;                      // resources to level in this settle
