@@ -221,9 +221,9 @@ TEST(PredictionJson, KeysAndValues) {
   p.warnings = {"N = 50 not predicted: not a square"};
   const nlohmann::json j = prediction_json(p);
 
-  const std::set<std::string> keys = {"format",   "application",  "scaling",  "platform",
-                                      "mode",     "points",       "measured", "phases",
-                                      "coverage", "not_modelled", "warnings"};
+  const std::set<std::string> keys = {"format", "application", "scaling",      "platform",
+                                      "mode",   "engine",      "points",       "measured",
+                                      "phases", "coverage",    "not_modelled", "warnings"};
   std::set<std::string> got;
   for (const auto& [key, value] : j.items()) got.insert(key);
   EXPECT_EQ(got, keys);
@@ -232,6 +232,7 @@ TEST(PredictionJson, KeysAndValues) {
   EXPECT_EQ(j["scaling"].get<std::string>(), "weak");
   EXPECT_EQ(j["platform"].get<std::string>(), "default.xml");
   EXPECT_EQ(j["mode"].get<std::string>(), "per-phase");
+  EXPECT_EQ(j["engine"].get<std::string>(), "simgrid");
   EXPECT_EQ(j["not_modelled"].get<std::vector<std::string>>(),
             std::vector<std::string>{"phase_2: pattern not modelled"});
   EXPECT_EQ(j["warnings"].get<std::vector<std::string>>(),
