@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/rank_program.hpp"
+#include "sim/fluid_match_queue.hpp"
 #include "sim/fluid_platform.hpp"
 #include "sim/fluid_program.hpp"
 #include "sim/fluid_sharing.hpp"
@@ -40,15 +41,6 @@ struct Posted {
   const FluidRoute* route;  // a send's, to its receiver
 };
 
-// A send or receive waiting at its receiver for its match, in MPI's terms: (communicator,
-// the other rank, tag) first in, first out.
-struct Unmatched {
-  std::uint64_t comm_key;
-  std::int32_t peer;
-  std::int32_t tag;
-  Posted posted;
-};
-
 struct RankState {
   std::vector<FluidStep> steps;
   std::size_t pc = 0;
@@ -58,9 +50,10 @@ struct RankState {
   std::int64_t waiting = kNoRequest;
   std::vector<Request> requests;
   // Matching, at the receiver as MPI libraries do it: its receives no send has matched yet,
-  // and the sends to it no receive has matched yet (each list holds a handful).
-  std::vector<Unmatched> posted_receives;
-  std::vector<Unmatched> unexpected_sends;
+  // and the sends to it no receive has matched yet. Keyed (communicator, source, this rank,
+  // tag).
+  FluidMatchQueue<Posted> posted_receives;
+  FluidMatchQueue<Posted> unexpected_sends;
   bool finished = false;
 };
 
@@ -257,18 +250,6 @@ class FluidSession {
     owners_[flow] = owner;
   }
 
-  // Takes the first entry of `list` matching (comm_key, peer, tag) out into `found`.
-  static bool take(std::vector<Unmatched>& list, std::uint64_t comm_key, std::int32_t peer,
-                   std::int32_t tag, Posted& found) {
-    const auto it = std::find_if(list.begin(), list.end(), [&](const Unmatched& u) {
-      return u.peer == peer && u.tag == tag && u.comm_key == comm_key;
-    });
-    if (it == list.end()) return false;
-    found = it->posted;
-    list.erase(it);
-    return true;
-  }
-
   void post(int rank, FluidStep& step, bool send) {
     RankState& s = ranks_[static_cast<std::size_t>(rank)];
     const bool completes_later = !(send && step.eager);
@@ -280,17 +261,15 @@ class FluidSession {
                       step.seconds, send ? step.route : nullptr};
     Posted other{};
     if (send) {
+      const MessageStream key{step.comm_key, rank, step.peer, step.tag};
       RankState& receiver = ranks_[static_cast<std::size_t>(step.peer)];
-      if (take(receiver.posted_receives, step.comm_key, rank, step.tag, other)) {
-        return begin_transfer(mine, other);
-      }
-      receiver.unexpected_sends.push_back({step.comm_key, rank, step.tag, mine});
+      if (receiver.posted_receives.take(key, other)) return begin_transfer(mine, other);
+      receiver.unexpected_sends.push(key, mine);
       return;
     }
-    if (take(s.unexpected_sends, step.comm_key, step.peer, step.tag, other)) {
-      return begin_transfer(other, mine);
-    }
-    s.posted_receives.push_back({step.comm_key, step.peer, step.tag, mine});
+    const MessageStream key{step.comm_key, step.peer, rank, step.tag};
+    if (s.unexpected_sends.take(key, other)) return begin_transfer(other, mine);
+    s.posted_receives.push(key, mine);
   }
 
   void begin_transfer(const Posted& send, const Posted& receive) {

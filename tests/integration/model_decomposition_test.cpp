@@ -41,14 +41,7 @@ PairBytes st4np_pairs(const St4npText& st4np, int iterations) {
     if (std::lround(st4np.phase_weights[p]) == iterations) loop = static_cast<int>(p);
   }
   EXPECT_GE(loop, 0) << "no phase repeats " << iterations << " times";
-  PairBytes pairs;
-  for (const auto& [key, calls] : st4np.calls) {
-    if (key.first != loop) continue;
-    for (const TextCall& c : calls) {
-      if (c.dst >= 0 && !c.completion) pairs[{key.second, c.dst}] += c.bytes;
-    }
-  }
-  return pairs;
+  return phase_pairs(st4np, loop);
 }
 
 void expect_bytes_at(const DecompositionCase& c, const fs::path& work, int n) {

@@ -80,15 +80,7 @@ int loop_phase(const St4npText& st4np) {
 }
 
 PairBytes st4np_pairs(const St4npText& st4np) {
-  const int loop = loop_phase(st4np);
-  PairBytes pairs;
-  for (const auto& [key, calls] : st4np.calls) {
-    if (key.first != loop) continue;
-    for (const TextCall& c : calls) {
-      if (c.dst >= 0 && !c.completion) pairs[{key.second, c.dst}] += c.bytes;
-    }
-  }
-  return pairs;
+  return phase_pairs(st4np, loop_phase(st4np));
 }
 
 void expect_sweep_at(const fs::path& work, int n) {

@@ -9,6 +9,17 @@
 
 namespace p3s::testing {
 
+PairBytes phase_pairs(const St4npText& st4np, int phase) {
+  PairBytes pairs;
+  for (const auto& [key, calls] : st4np.calls) {
+    if (key.first != phase) continue;
+    for (const TextCall& c : calls) {
+      if (c.dst >= 0 && !c.completion) pairs[{key.second, c.dst}] += c.bytes;
+    }
+  }
+  return pairs;
+}
+
 std::int64_t misrouted(const PairBytes& app, const PairBytes& model) {
   std::int64_t wrong = 0;
   for (const auto& [pair, bytes] : model) {

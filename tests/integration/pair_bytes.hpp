@@ -13,6 +13,9 @@ namespace p3s::testing {
 
 using PairBytes = std::map<std::pair<int, int>, std::int64_t>;
 
+// The bytes each rank sends each other rank in one repetition of phase `phase` of an ST4NP.
+PairBytes phase_pairs(const St4npText& st4np, int phase);
+
 // Bytes the model sends to a (sender, receiver) pair beyond what the app sends there.
 std::int64_t misrouted(const PairBytes& app, const PairBytes& model);
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/rank_program.hpp"
+#include "sim/fluid_match_queue.hpp"
 #include "sim/fluid_platform.hpp"
 #include "sim/fluid_sharing.hpp"
 #include "sim/overhead_table.hpp"
@@ -86,6 +87,30 @@ TEST(FluidSharing, BoundsPenaltiesFatpipesAndCoefficients) {
   EXPECT_NEAR(at[0], 1.05 * 1.05, 1e-12);
   EXPECT_NEAR(at[1], 1.05 * 1.05, 1e-12);
   EXPECT_EQ(c.running(), 0u);
+}
+
+// Matching takes the first entry of a key, whatever the others, with a few entries (a list) and
+// with many (an index): 100 entries from 10 sources, 2 tags, taken back in another order.
+TEST(FluidMatchQueue, TakesEachKeysEntriesFirstInFirstOut) {
+  for (const int count : {6, 100}) {
+    FluidMatchQueue<int> q;
+    for (int i = 0; i < count; ++i) q.push(MessageStream{7, i % 10, 0, i % 4 < 2 ? 1 : 2}, i);
+    EXPECT_EQ(q.size(), static_cast<std::size_t>(count));
+    int found = -1;
+    EXPECT_FALSE(q.take(MessageStream{8, 0, 0, 1}, found));  // another communicator
+    for (int source = 9; source >= 0; --source) {
+      for (const int tag : {2, 1}) {
+        int last = -1;
+        while (q.take(MessageStream{7, source, 0, tag}, found)) {
+          EXPECT_EQ(found % 10, source);
+          EXPECT_EQ(found % 4 < 2 ? 1 : 2, tag);
+          EXPECT_GT(found, last);  // first in, first out
+          last = found;
+        }
+      }
+    }
+    EXPECT_EQ(q.size(), 0u);
+  }
 }
 
 // SMPI's factor syntax: 1 up to the first size, then the value of the last size exceeded.
