@@ -15,6 +15,7 @@
 #include "sim/fluid_match_queue.hpp"
 #include "sim/fluid_platform.hpp"
 #include "sim/fluid_program.hpp"
+#include "sim/fluid_requests.hpp"
 #include "sim/fluid_sharing.hpp"
 #include "sim/point_to_point.hpp"
 
@@ -24,13 +25,6 @@ namespace {
 // SMPI adds this envelope (tag, source, communicator) to every message it simulates.
 constexpr double kEnvelopeBytes = 16;
 constexpr std::int64_t kNoRequest = std::numeric_limits<std::int64_t>::min();
-
-struct Request {
-  std::int64_t req = 0;
-  bool done = false;
-  bool eager = false;     // a receive whose message came eagerly
-  double eager_recv = 0;  // smpi/or for it
-};
 
 struct Posted {
   std::int32_t rank;
@@ -48,7 +42,7 @@ struct RankState {
   std::int64_t repetition = 0;
   std::int64_t program_steps = 0;  // the trace's calls in one repetition (the events counted)
   std::int64_t waiting = kNoRequest;
-  std::vector<Request> requests;
+  FluidRequests requests;
   // Matching, at the receiver as MPI libraries do it: its receives no send has matched yet,
   // and the sends to it no receive has matched yet. Keyed (communicator, source, this rank,
   // tag).
@@ -169,8 +163,8 @@ class FluidSession {
     }
     if (s.segment == plan.segments.size()) {
       if (!s.requests.empty()) {
-        throw std::invalid_argument(fmt::format("rank {} ends with request {} never completed",
-                                                rank, s.requests.front().req));
+        throw std::invalid_argument(
+            fmt::format("rank {} ends with request {} never completed", rank, s.requests.any()));
       }
       output_.end[static_cast<std::size_t>(rank)] = now_;
       s.finished = true;
@@ -214,9 +208,8 @@ class FluidSession {
           post(rank, step, false);
           break;
         case FluidAction::Wait: {
-          const auto it = std::find_if(s.requests.begin(), s.requests.end(),
-                                       [&](const Request& r) { return r.req == step.req; });
-          if (it == s.requests.end()) {
+          FluidRequest* it = s.requests.find(step.req);
+          if (it == nullptr) {
             throw std::logic_error(
                 fmt::format("rank {} waits for request {}, never started", rank, step.req));
           }
@@ -227,8 +220,7 @@ class FluidSession {
           ++s.pc;
           s.waiting = kNoRequest;
           const double eager_recv = it->eager ? it->eager_recv : 0;
-          *it = s.requests.back();
-          s.requests.pop_back();
+          s.requests.remove(step.req);
           if (eager_recv > 0) return wake_at(now_ + eager_recv, rank);
           break;
         }
@@ -253,7 +245,7 @@ class FluidSession {
   void post(int rank, FluidStep& step, bool send) {
     RankState& s = ranks_[static_cast<std::size_t>(rank)];
     const bool completes_later = !(send && step.eager);
-    if (completes_later) s.requests.push_back({step.req, false, false, 0});
+    if (completes_later) s.requests.add(step.req);
     // A send step knows its route after its first repetition.
     if (send && step.route == nullptr) step.route = &platform_.route(host(rank), host(step.peer));
     const Posted mine{rank,         completes_later ? step.req : kNoRequest,
@@ -301,8 +293,7 @@ class FluidSession {
 
   void complete(int rank, std::int64_t req, bool eager, double eager_recv) {
     RankState& s = ranks_[static_cast<std::size_t>(rank)];
-    const auto it = std::find_if(s.requests.begin(), s.requests.end(),
-                                 [&](const Request& r) { return r.req == req && !r.done; });
+    FluidRequest* it = s.requests.find(req);
     it->done = true;
     it->eager = eager;
     it->eager_recv = eager_recv;

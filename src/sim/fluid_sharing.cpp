@@ -31,6 +31,10 @@ void FluidSharing::level_of(Resource id) {
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
   ResourceState& r = resources_[id];
+  std::erase_if(r.members, [this](const Member& m) {
+    const FlowState& f = flows_[m.flow];
+    return !f.running || f.generation != m.generation;
+  });
   scratch_.clear();
   double weight = 0;
   for (const Member& m : r.members) {
@@ -131,7 +135,12 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   heap_.push_back({kInfinite, id});
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
   ++running_;
-  for (const Use& u : uses) resources_[u.resource].members.push_back({id, u.coefficient});
+  ++f.generation;
+  // Only shared resources keep their flows: a FATPIPE link gives each its whole capacity.
+  for (const Use& u : uses) {
+    ResourceState& r = resources_[u.resource];
+    if (r.shared) r.members.push_back({id, f.generation, u.coefficient});
+  }
   mark_dirty(uses);
   unrated_.push_back(id);
   return id;
@@ -215,13 +224,6 @@ void FluidSharing::finish(Flow id) {
   }
   f.running = false;
   --running_;
-  for (const Use& u : f.uses) {
-    std::vector<Member>& members = resources_[u.resource].members;
-    const auto it = std::find_if(members.begin(), members.end(),
-                                 [id](const Member& m) { return m.flow == id; });
-    *it = members.back();
-    members.pop_back();
-  }
   mark_dirty(f.uses);
   free_.push_back(id);
 }

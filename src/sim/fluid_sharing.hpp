@@ -52,10 +52,14 @@ class FluidSharing {
     std::span<const Use> uses;
     double finish = 0;  // when it ends at its present rate
     std::uint32_t heap_index = 0;
+    std::uint32_t generation = 0;  // how often its id was given to a flow
     bool running = false;
   };
+  // A flow on a resource, as of its `generation`: an ended flow's members are dropped when the
+  // resource is next levelled (a link that N flows end on would search its members N times).
   struct Member {
     Flow flow;
+    std::uint32_t generation;
     double coefficient;
   };
   struct ResourceState {
