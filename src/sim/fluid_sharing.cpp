@@ -127,7 +127,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.remaining = amount;
   f.rate = 0;
   f.last = now;
-  f.bound = bound > 0 ? bound : kInfinite;
+  f.bound = std::isfinite(bound) && bound > 0 ? bound : std::numeric_limits<double>::infinity();
   f.penalty = penalty > 0 ? penalty : 1.0;
   f.uses = uses;
   f.running = true;
