@@ -141,6 +141,7 @@ class FluidSession {
     setup.round_delay = in_.round_delays[static_cast<std::size_t>(rank)];
     try {
       s.steps = lower_rank_program(program, setup);
+      s.steps.shrink_to_fit();  // N ranks hold theirs at once: no spare capacity
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("phase {}: {}", phase, e.what()));
     }
