@@ -23,11 +23,8 @@ void FluidProgramBuilder::sleep(double seconds) {
 
 void FluidProgramBuilder::send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
                                std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req) {
-  const bool eager =
-      mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < eager_threshold_);
-  if (eager || !blocking || mode == SendMode::Synchronous) {
-    sleep(blocking ? overheads_.send.seconds(bytes) : overheads_.isend.seconds(bytes));
-  }
+  const bool eager = sends_eagerly(mode, bytes, eager_threshold_);
+  sleep(send_overhead(overheads_, mode, blocking, eager, bytes));
   const std::int64_t id = blocking ? kFluidBlockingRequest : req;
   if (!blocking) file(req);
   out_.push_back({.action = FluidAction::Send,

@@ -18,12 +18,11 @@
 #include "sim/fluid_requests.hpp"
 #include "sim/fluid_sharing.hpp"
 #include "sim/point_to_point.hpp"
+#include "sim/shared_core.hpp"
 
 namespace p3s::sim {
 namespace {
 
-// SMPI adds this envelope (tag, source, communicator) to every message it simulates.
-constexpr double kEnvelopeBytes = 16;
 constexpr std::int64_t kNoRequest = std::numeric_limits<std::int64_t>::min();
 
 struct Posted {
@@ -39,7 +38,7 @@ struct RankState {
   std::vector<FluidStep> steps;
   std::size_t pc = 0;
   std::size_t segment = 0;
-  std::int64_t repetition = 0;
+  std::int64_t repetition = -1;    // none yet
   std::int64_t program_steps = 0;  // the trace's calls in one repetition (the events counted)
   std::int64_t waiting = kNoRequest;
   FluidRequests requests;
@@ -48,7 +47,6 @@ struct RankState {
   // tag).
   FluidMatchQueue<Posted> posted_receives;
   FluidMatchQueue<Posted> unexpected_sends;
-  bool finished = false;
 };
 
 struct Transfer {
@@ -71,10 +69,6 @@ class FluidSession {
   SessionOutput run() {
     const auto started = std::chrono::steady_clock::now();
     for (int r = 0; r < nprocs_; ++r) {
-      RankState& s = ranks_[static_cast<std::size_t>(r)];
-      s.segment = 0;
-      s.repetition = -1;
-      s.pc = 0;
       if (enter_repetition(r)) ready_.push_back(r);
     }
     loop();
@@ -100,9 +94,7 @@ class FluidSession {
   };
 
   void read_hosts() {
-    std::map<const simgrid::s4u::Host*, int> ranks_on;
-    for (int h : in_.host_of) ++ranks_on[in_.hosts[static_cast<std::size_t>(h)]];
-    for (const auto& [host, count] : ranks_on) {
+    for (const auto& [host, count] : ranks_on_hosts(in_.hosts, in_.host_of)) {
       overheads_.emplace(host, smpi_overheads_of(*host));
       // A host whose ranks outnumber its cores shares them as SimGrid does; others compute
       // alone, which needs no flow.
@@ -111,6 +103,12 @@ class FluidSession {
                                                   host->get_speed() * host->get_core_count(), true),
                                               1.0});
       }
+    }
+    // Per host of the placement, its shared cores (compute looks them up per call).
+    cpu_of_host_.assign(in_.hosts.size(), nullptr);
+    for (std::size_t h = 0; h < in_.hosts.size(); ++h) {
+      const auto cpu = cpus_.find(in_.hosts[h]);
+      if (cpu != cpus_.end()) cpu_of_host_[h] = &cpu->second;
     }
   }
 
@@ -168,7 +166,6 @@ class FluidSession {
             fmt::format("rank {} ends with request {} never completed", rank, s.requests.any()));
       }
       output_.end[static_cast<std::size_t>(rank)] = now_;
-      s.finished = true;
       ++finished_;
       s.steps = {};
       return false;
@@ -230,11 +227,12 @@ class FluidSession {
   }
 
   void compute(int rank, double seconds) {
-    const auto cpu = cpus_.find(host(rank));
-    if (cpu == cpus_.end() || seconds <= 0) return wake_at(now_ + std::max(seconds, 0.0), rank);
+    const FluidSharing::Use* cpu =
+        cpu_of_host_[static_cast<std::size_t>(in_.host_of[static_cast<std::size_t>(rank)])];
+    if (cpu == nullptr || seconds <= 0) return wake_at(now_ + std::max(seconds, 0.0), rank);
     const double speed = host(rank)->get_speed();
     const FluidSharing::Flow flow =
-        sharing_.start(now_, seconds * speed, speed, 1.0, std::span(&cpu->second, 1));
+        sharing_.start(now_, seconds * speed, speed, 1.0, std::span(cpu, 1));
     own(flow, {false, static_cast<std::uint32_t>(rank)});
   }
 
@@ -277,7 +275,8 @@ class FluidSession {
     Transfer& t = transfers_[id];
     t.send = send;
     t.receive = receive;
-    t.timing = platform_.transfer(*send.route, static_cast<double>(send.bytes) + kEnvelopeBytes);
+    t.timing =
+        platform_.transfer(*send.route, static_cast<double>(send.bytes + kSmpiEnvelopeBytes));
     if (t.timing.latency > 0) {
       events_queue_.push({now_ + t.timing.latency, seq_++, EventKind::TransferBegins, id});
     } else {
@@ -367,7 +366,7 @@ class FluidSession {
     for (int r = 0; r < nprocs_; ++r) {
       unmatched_sends += ranks_[static_cast<std::size_t>(r)].unexpected_sends.size();
       unmatched_receives += ranks_[static_cast<std::size_t>(r)].posted_receives.size();
-      if (ranks_[static_cast<std::size_t>(r)].finished) continue;
+      if (output_.end[static_cast<std::size_t>(r)] >= 0) continue;
       if (first < 0) first = r;
       ++unfinished;
     }
@@ -390,6 +389,7 @@ class FluidSession {
   std::map<const simgrid::s4u::Host*, SmpiOverheads> overheads_;
   // The cores of each host whose ranks outnumber them (std::map: the uses stay in place).
   std::map<const simgrid::s4u::Host*, FluidSharing::Use> cpus_;
+  std::vector<const FluidSharing::Use*> cpu_of_host_;  // by index into the placement's hosts
   std::vector<Transfer> transfers_;
   std::vector<std::uint32_t> free_transfers_;
   std::vector<FlowOwner> owners_;

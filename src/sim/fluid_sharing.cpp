@@ -65,12 +65,7 @@ void FluidSharing::level_of(Resource id) {
 }
 
 double FluidSharing::rate_of(const FlowState& f) const {
-  double rate = f.bound;
-  for (const Use& u : f.uses) {
-    const ResourceState& r = resources_[u.resource];
-    rate = std::min(rate, r.shared ? r.level / f.penalty : r.capacity);
-  }
-  return rate;
+  return cap_elsewhere(f, kNoResource);
 }
 
 void FluidSharing::place(std::size_t index, HeapEntry entry) {
@@ -134,7 +129,6 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.finish = kInfinite;
   heap_.push_back({kInfinite, id});
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
-  ++running_;
   ++f.generation;
   // Only shared resources keep their flows: a FATPIPE link gives each its whole capacity.
   for (const Use& u : uses) {
@@ -223,7 +217,6 @@ void FluidSharing::finish(Flow id) {
     sift_down(flows_[heap_[index].flow].heap_index);
   }
   f.running = false;
-  --running_;
   mark_dirty(f.uses);
   free_.push_back(id);
 }

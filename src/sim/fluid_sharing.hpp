@@ -8,6 +8,7 @@
 // point). So an instant costs what the links whose levels move carry: around a stencil's
 // exchange, its own links; on a link that N flows cross, N (src/sim/README.md).
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <utility>
@@ -40,7 +41,7 @@ class FluidSharing {
   // Ends `flow` at `now` (what next_finish returned); settle() re-rates its neighbours.
   void finish(Flow flow);
 
-  std::size_t running() const { return running_; }
+  std::size_t running() const { return heap_.size(); }
 
  private:
   struct FlowState {
@@ -71,7 +72,9 @@ class FluidSharing {
     std::vector<Member> members;
   };
 
+  // The least `f` may take on its resources other than `except`, and within its bound.
   double cap_elsewhere(const FlowState& f, Resource except) const;
+  static constexpr Resource kNoResource = std::numeric_limits<Resource>::max();
   void level_of(Resource id);
   double rate_of(const FlowState& f) const;
   void mark_dirty(std::span<const Use> uses);
@@ -96,7 +99,6 @@ class FluidSharing {
   std::vector<FlowState> flows_;
   std::vector<Flow> free_;
   std::vector<HeapEntry> heap_;
-  std::size_t running_ = 0;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
   std::vector<Resource> work_;                      // resources to level in this settle
   std::vector<Resource> dirty_;                     // resources whose members changed

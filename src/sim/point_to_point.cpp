@@ -12,9 +12,6 @@
 namespace p3s::sim {
 namespace {
 
-// SMPI adds this envelope (tag, source, communicator) to every message it simulates.
-constexpr std::int64_t kEnvelopeBytes = 16;
-
 // A message carries no data, only a word SimGrid copies to the receiver: an eager send's slot
 // on the board (odd), or a rendezvous send (2). SimGrid's payload is a void*, never
 // dereferenced here: the word travels as one.
@@ -72,16 +69,12 @@ PointToPoint::Pending& PointToPoint::file(std::int64_t req) {
 
 void PointToPoint::send(std::uint64_t comm_key, std::int32_t dst, std::int32_t tag,
                         std::int64_t bytes, SendMode mode, bool blocking, std::int64_t req) {
-  const bool eager =
-      mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < eager_threshold_);
-  // SMPI charges the send overhead whenever the sender goes on before the transfer ends.
-  if (eager || !blocking || mode == SendMode::Synchronous) {
-    busy(blocking ? overheads_.send.seconds(bytes) : overheads_.isend.seconds(bytes));
-  }
+  const bool eager = sends_eagerly(mode, bytes, eager_threshold_);
+  busy(send_overhead(overheads_, mode, blocking, eager, bytes));
   const EagerSendBoard::Slot slot = eager ? board_.post() : 0;
   void* word = eager ? eager_word(slot) : as_payload(kRendezvous);
   simgrid::s4u::CommPtr comm = mailbox(comm_key, rank_, dst, tag)->put_init(word, 0);
-  comm->set_payload_size(static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
+  comm->set_payload_size(static_cast<std::uint64_t>(bytes + kSmpiEnvelopeBytes));
   comm->start();
   if (eager) {
     if (!blocking) file(req);  // complete for MPI already

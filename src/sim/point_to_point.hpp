@@ -31,6 +31,22 @@ struct SmpiOverheads {
 // A host's own smpi/os, smpi/ois and smpi/or properties, else SimGrid's configuration.
 SmpiOverheads smpi_overheads_of(const simgrid::s4u::Host& host);
 
+// SMPI adds this envelope (tag, source, communicator) to every message it simulates.
+inline constexpr std::int64_t kSmpiEnvelopeBytes = 16;
+
+// Whether SMPI sends `bytes` eagerly (the sender goes on at once) below `eager_threshold`.
+inline bool sends_eagerly(SendMode mode, std::int64_t bytes, std::int64_t eager_threshold) {
+  return mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < eager_threshold);
+}
+
+// What a send keeps its rank busy for: SMPI charges smpi/os (ois for a non-blocking send)
+// whenever the sender goes on before the transfer ends.
+inline double send_overhead(const SmpiOverheads& o, SendMode mode, bool blocking, bool eager,
+                            std::int64_t bytes) {
+  if (!eager && blocking && mode != SendMode::Synchronous) return 0;
+  return blocking ? o.send.seconds(bytes) : o.isend.seconds(bytes);
+}
+
 class PointToPoint final : public MessagePort {
  public:
   // Sends below `eager_threshold` bytes are eager (SMPI's smpi/send-is-detached-thresh).

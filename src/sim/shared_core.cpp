@@ -12,12 +12,17 @@
 
 namespace p3s::sim {
 
-std::vector<double> shared_core_round_delays(const std::vector<simgrid::s4u::Host*>& hosts,
-                                             const std::vector<int>& host_of) {
+std::map<const simgrid::s4u::Host*, int> ranks_on_hosts(
+    const std::vector<simgrid::s4u::Host*>& hosts, const std::vector<int>& host_of) {
   std::map<const simgrid::s4u::Host*, int> ranks_on;
   for (int h : host_of) ++ranks_on[hosts[static_cast<std::size_t>(h)]];
+  return ranks_on;
+}
+
+std::vector<double> shared_core_round_delays(const std::vector<simgrid::s4u::Host*>& hosts,
+                                             const std::vector<int>& host_of) {
   std::map<const simgrid::s4u::Host*, double> delay_of;
-  for (const auto& [host, ranks] : ranks_on) {
+  for (const auto& [host, ranks] : ranks_on_hosts(hosts, host_of)) {
     const char* value = host->get_property(kSharedCoreRound);
     if (!value) continue;
     const std::optional<double> seconds = shared_core_round_seconds(value);

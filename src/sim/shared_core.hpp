@@ -5,6 +5,7 @@
 // (kSharedCoreRound, seconds per round per extra rank per core) makes each rank sleep after its
 // blocking MPI calls: rounds x kSharedCoreRound x (R / C - 1) on a host of C cores and R ranks.
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "core/op.hpp"
@@ -15,6 +16,11 @@ class Host;
 }
 
 namespace p3s::sim {
+
+// How many of the ranks (`host_of`: each rank's index into `hosts`) each host holds; a host
+// listed twice in `hosts` (a host file naming it per slot) is one host.
+std::map<const simgrid::s4u::Host*, int> ranks_on_hosts(
+    const std::vector<simgrid::s4u::Host*>& hosts, const std::vector<int>& host_of);
 
 // Per rank, the seconds one round of its blocking calls costs: kSharedCoreRound x (R / C - 1)
 // on a host whose R ranks (of `host_of`, the host of every rank) outnumber its C cores and that

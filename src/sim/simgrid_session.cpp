@@ -139,8 +139,32 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   const std::vector<simgrid::s4u::Host*> hosts = placement_hosts(engine, options);
   const std::vector<int> host_of =
       place_ranks(nprocs, static_cast<int>(hosts.size()), options.ranks_per_host, options.mapping);
-  SMPI_app_instance_register(kSmpiInstance, nullptr, nprocs);
+  // The eager threshold: the user's, else the platform's (SimGrid applied its <config> when
+  // loading it), else SMPI's default. Then SMPI's own detached sends go off unless a SimGrid
+  // argument asks for them: the collectives SMPI runs itself (see native_collectives.hpp) then
+  // never create them, which SimGrid removes from a global list by linear search; p3s's own
+  // messages are eager below the threshold without that cost (see point_to_point.hpp).
+  const std::int64_t eager_threshold = options.eager_threshold.value_or(
+      simgrid::config::get_value<int>("smpi/send-is-detached-thresh"));
+  const bool smpi_detached_asked = std::any_of(
+      options.simgrid_args.begin(), options.simgrid_args.end(),
+      [](const auto& a) { return a.rfind("--cfg=smpi/send-is-detached-thresh:", 0) == 0; });
+  if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
+  NativeAlgorithms native;
+  if (options.native_collectives) native = NativeAlgorithms::from_config();
+  std::vector<double> round_delays = shared_core_round_delays(hosts, host_of);
+  if (options.engine == SimEngine::Fluid) {
+    if (!options.native_collectives) {
+      throw std::invalid_argument(
+          "the fluid engine runs p3s's own collectives only: drop --smpi-collectives or use "
+          "--engine simgrid");
+    }
+    return run_fluid_session({&trace, &plan, hosts, host_of, eager_threshold, native,
+                              std::move(round_delays), options.cpu_speedup, options.progress});
+  }
 
+  // SimGrid's engine: one SMPI process per rank.
+  SMPI_app_instance_register(kSmpiInstance, nullptr, nprocs);
   SessionOutput output;
   output.first_start.assign(static_cast<std::size_t>(nprocs), -1);
   output.measure_start.assign(static_cast<std::size_t>(nprocs), -1);
@@ -151,29 +175,9 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   context.trace = &trace;
   context.plan = &plan;
   context.cpu_speedup = options.cpu_speedup;
-  // The eager threshold: the user's, else the platform's (SimGrid applied its <config> when
-  // loading it), else SMPI's default. Then SMPI's own detached sends go off unless a SimGrid
-  // argument asks for them: the collectives SMPI runs itself (see native_collectives.hpp) then
-  // never create them, which SimGrid removes from a global list by linear search; p3s's own
-  // messages are eager below the threshold without that cost (see point_to_point.hpp).
-  context.eager_threshold = options.eager_threshold.value_or(
-      simgrid::config::get_value<int>("smpi/send-is-detached-thresh"));
-  const bool smpi_detached_asked = std::any_of(
-      options.simgrid_args.begin(), options.simgrid_args.end(),
-      [](const auto& a) { return a.rfind("--cfg=smpi/send-is-detached-thresh:", 0) == 0; });
-  if (!smpi_detached_asked) simgrid::config::set_value("smpi/send-is-detached-thresh", 0);
-  if (options.native_collectives) context.native = NativeAlgorithms::from_config();
-  context.round_delays = shared_core_round_delays(hosts, host_of);
-  if (options.engine == SimEngine::Fluid) {
-    if (!options.native_collectives) {
-      throw std::invalid_argument(
-          "the fluid engine runs p3s's own collectives only: drop --smpi-collectives or use "
-          "--engine simgrid");
-    }
-    return run_fluid_session({&trace, &plan, hosts, host_of, context.eager_threshold,
-                              context.native, context.round_delays, options.cpu_speedup,
-                              options.progress});
-  }
+  context.eager_threshold = eager_threshold;
+  context.native = native;
+  context.round_delays = std::move(round_delays);
   context.create_communicators = uses_sub_communicators(trace, plan);
   context.output = &output;
   for (int rank = 0; rank < nprocs; ++rank) {
