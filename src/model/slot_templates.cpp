@@ -341,15 +341,19 @@ bool every_rank_calls_peerless_slots(const Alignment& alignment, const SlotTempl
   for (std::size_t t = 0; t < slots.size(); ++t) {
     SlotModel& slot = slots[t];
     if (slot.sends || slot.receives || core::completes_one(slot.op)) continue;
+    if (!slot.completes.empty()) {
+      if (!decide_needs_request(alignment, templates, t, slots, slot, failures)) return false;
+      continue;
+    }
     // A waitall of nothing the repetition posted (its requests come from before): made by every
-    // rank, or for the posts after it.
+    // rank, or for the posts after it; else the ranks that do not make it are the failure.
     std::vector<std::string> not_every;
-    const bool decided = slot.completes.empty()
-                             ? every_rank_calls(alignment, templates, t, slot, not_every) ||
-                                   decide_guards(alignment, templates, t, slots, slot, false) ||
-                                   every_rank_calls(alignment, templates, t, slot, failures)
-                             : decide_needs_request(alignment, templates, t, slots, slot, failures);
-    if (!decided) return false;
+    if (every_rank_calls(alignment, templates, t, slot, not_every) ||
+        decide_guards(alignment, templates, t, slots, slot, false)) {
+      continue;
+    }
+    failures.insert(failures.end(), not_every.begin(), not_every.end());
+    return false;
   }
   return true;
 }
