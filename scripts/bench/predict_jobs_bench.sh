@@ -8,6 +8,7 @@
 #
 # usage: scripts/bench/predict_jobs_bench.sh BUILD_DIR
 #   TARGETS=64,128,256,512,1024,2048,4096,8192   RUNS=3   JOBS=2
+#   ENGINE=simgrid   the simulations' engine (--engine: simgrid or fluid)
 #   KEEP=1   keep the work directory (printed) instead of removing it
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +19,7 @@ fi
 build=$(cd "$1" && pwd)
 targets=${TARGETS:-64,128,256,512,1024,2048,4096,8192}
 jobs=${JOBS:-2}
+engine=${ENGINE:-simgrid}
 source scripts/mpi-env.sh
 cmake --build "$build" --target p3s p3s_trace app_stencil2d -j2 >/dev/null
 p3s=$build/src/cli/p3s
@@ -33,9 +35,9 @@ for n in 4 9 16 25; do
 done
 predict() {  # OUT JOBS
   echo "$p3s predict --runs ${runs[*]} --targets $targets --platform simgrid_platforms/default.xml" \
-    "-o $1 --force --jobs $2"
+    "-o $1 --force --jobs $2 --engine $engine"
 }
-echo "p3s predict, targets $targets with intervals, --jobs $jobs (A) against --jobs 1 (B)" \
+echo "p3s predict, targets $targets with intervals, $engine engine, --jobs $jobs (A) against --jobs 1 (B)" \
   "($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 farm-bench -n "${RUNS:-3}" --warmup 0 --timeout 3000 --vs "$(predict "$work/one" 1)" -- \
   $(predict "$work/many" "$jobs")

@@ -12,7 +12,7 @@ constexpr double kInfinite = std::numeric_limits<double>::infinity();
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, false, false, {}});
+  resources_.push_back({capacity, shared, capacity, false, false, 0, {}});
   return static_cast<Resource>(resources_.size() - 1);
 }
 
@@ -45,6 +45,14 @@ void FluidSharing::level_of(Resource id) {
   }
   if (weight <= 0) {
     r.level = kInfinite;
+    return;
+  }
+  // A flow alone on a resource may take all of it, whatever it may take elsewhere: its rate
+  // is the least of the two either way, and a level that does not follow its other resources
+  // need not be levelled again when they move (the N senders to one root each alone on their
+  // own link).
+  if (r.members.size() == 1) {
+    r.level = r.capacity / weight;
     return;
   }
   // Most often every member can take an even share: no sort then.
@@ -133,7 +141,9 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   // Only shared resources keep their flows: a FATPIPE link gives each its whole capacity.
   for (const Use& u : uses) {
     ResourceState& r = resources_[u.resource];
-    if (r.shared) r.members.push_back({id, f.generation, u.coefficient});
+    if (!r.shared) continue;
+    r.members.push_back({id, f.generation, u.coefficient});
+    ++r.running;
   }
   mark_dirty(uses);
   unrated_.push_back(id);
@@ -171,7 +181,7 @@ void FluidSharing::settle(double now) {
     if (r.level == before || std::abs(r.level - before) <= kRateTolerance * r.level) continue;
     for (const Member& m : r.members) {
       for (const Use& u : flows_[m.flow].uses) {
-        if (u.resource != id) enqueue(u.resource);
+        if (u.resource != id && resources_[u.resource].running > 1) enqueue(u.resource);
       }
     }
   }
@@ -217,6 +227,10 @@ void FluidSharing::finish(Flow id) {
     sift_down(flows_[heap_[index].flow].heap_index);
   }
   f.running = false;
+  for (const Use& u : f.uses) {
+    ResourceState& r = resources_[u.resource];
+    if (r.shared) --r.running;
+  }
   mark_dirty(f.uses);
   free_.push_back(id);
 }

@@ -69,6 +69,7 @@ class FluidSharing {
     double level = 0;     // a flow of penalty p may take level / p here
     bool queued = false;  // to be levelled in this settle()
     bool dirty = false;   // its members changed since the last settle()
+    std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::vector<Member> members;
   };
 

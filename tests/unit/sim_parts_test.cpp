@@ -89,6 +89,25 @@ TEST(FluidSharing, BoundsPenaltiesFatpipesAndCoefficients) {
   EXPECT_EQ(c.running(), 0u);
 }
 
+// A flow alone on a link of 3/s also crosses a link of 4/s with two others: 4/3 per second
+// each until the second flow (4/3) ends at 1 s, then 2/s each until the third (10/3) ends at
+// 2 s, then the first is held by its own link, 3/s: 19/3 ends at 3 s. Its own link, where it
+// is alone, is not levelled again while the other link's level climbs past 3/s.
+TEST(FluidSharing, AFlowAloneOnALinkTakesTheLeastOfItAndItsOtherLinks) {
+  FluidSharing s;
+  const FluidSharing::Resource own = s.add_resource(3, true);
+  const FluidSharing::Resource shared = s.add_resource(4, true);
+  const FluidSharing::Use both[] = {{own, 1.0}, {shared, 1.0}};
+  const FluidSharing::Use other[] = {{shared, 1.0}};
+  s.start(0, 19.0 / 3, -1, 1, both);
+  s.start(0, 4.0 / 3, -1, 1, other);
+  s.start(0, 10.0 / 3, -1, 1, other);
+  const std::vector<double> at = finishes(s, 3);
+  EXPECT_NEAR(at[0], 3, 1e-12);
+  EXPECT_NEAR(at[1], 1, 1e-12);
+  EXPECT_NEAR(at[2], 2, 1e-12);
+}
+
 // Matching takes the first entry of a key, whatever the others, with a few entries (a list) and
 // with many (an index): 100 entries from 10 sources, 2 tags, taken back in another order.
 TEST(FluidMatchQueue, TakesEachKeysEntriesFirstInFirstOut) {
