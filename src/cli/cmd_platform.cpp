@@ -13,7 +13,7 @@ namespace p3s::cli {
 int run_platform(const Args& args) {
   namespace po = boost::program_options;
   sim::PlatformSpec spec;
-  std::string out, topology = "flat", shared_core_round;
+  std::string out, topology = "flat", link_sharing = "max-min", shared_core_round;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("output,o", po::value(&out)->required(),
                                                  "platform file to write")(
@@ -21,6 +21,9 @@ int run_platform(const Args& args) {
       "cores-per-host", po::value(&spec.cores_per_host)->default_value(1), "cores of each host")(
       "topology", po::value(&topology)->default_value("flat"),
       "flat, fat-tree, torus or dragonfly")(
+      "link-sharing", po::value(&link_sharing)->default_value(link_sharing),
+      "max-min (messages on a link share it, SimGrid's flow model) or none (each gets a "
+      "link's whole bandwidth: no contention, far cheaper to simulate at large N)")(
       "bandwidth", po::value(&spec.bandwidth)->default_value(spec.bandwidth),
       "bandwidth of every link")("latency", po::value(&spec.latency)->default_value(spec.latency),
                                  "latency of every link")(
@@ -49,13 +52,14 @@ int run_platform(const Args& args) {
   if (!parsed) return 0;
   try {
     spec.topology = sim::topology_from_name(topology);
+    spec.link_sharing = sim::link_sharing_from_name(link_sharing);
     if (!shared_core_round.empty()) spec.host_properties[sim::kSharedCoreRound] = shared_core_round;
     sim::write_platform(spec, out);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  fmt::print("{}: {} hosts of {} cores, {} network\n", out, sim::cluster_hosts(spec),
-             spec.cores_per_host, topology);
+  fmt::print("{}: {} hosts of {} cores, {} network, links shared: {}\n", out,
+             sim::cluster_hosts(spec), spec.cores_per_host, topology, link_sharing);
   return 0;
 }
 

@@ -3,17 +3,50 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace p3s::sim {
 namespace {
 
 constexpr double kInfinite = std::numeric_limits<double>::infinity();
 
+// A FATPIPE link counts a flow once, by its largest use of it (SimGrid's maximum constraint
+// keeps the largest consumption of a variable there): the flow's first use of the link stands
+// for all, the later ones for none.
+std::optional<double> fatpipe_coefficient(std::span<const FluidSharing::Use> uses, std::size_t k) {
+  double largest = uses[k].coefficient;
+  for (std::size_t j = 0; j < uses.size(); ++j) {
+    if (uses[j].resource != uses[k].resource) continue;
+    if (j < k) return std::nullopt;
+    largest = std::max(largest, uses[j].coefficient);
+  }
+  return largest;
+}
+
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, false, false, 0, {}});
+  resources_.push_back({capacity, shared, capacity, false, false, 0, {}, {}});
   return static_cast<Resource>(resources_.size() - 1);
+}
+
+bool FluidSharing::runs(const Member& m) const {
+  const FlowState& f = flows_[m.flow];
+  return f.running && f.generation == m.generation;
+}
+
+bool FluidSharing::follows_caps(const ResourceState& r) {
+  return r.shared ? r.running > 1 : r.weights.size() > 1;
+}
+
+void FluidSharing::count_weight(ResourceState& r, double weight, int change) {
+  const auto it = std::find_if(r.weights.begin(), r.weights.end(),
+                               [weight](const auto& w) { return w.first == weight; });
+  if (it == r.weights.end()) {
+    r.weights.emplace_back(weight, 1);
+  } else if ((it->second += static_cast<std::uint32_t>(change)) == 0) {
+    r.weights.erase(it);
+  }
 }
 
 double FluidSharing::cap_elsewhere(const FlowState& f, Resource except) const {
@@ -21,7 +54,7 @@ double FluidSharing::cap_elsewhere(const FlowState& f, Resource except) const {
   for (const Use& u : f.uses) {
     if (u.resource == except) continue;
     const ResourceState& r = resources_[u.resource];
-    cap = std::min(cap, r.shared ? r.level / f.penalty : r.capacity);
+    cap = std::min(cap, r.level / f.penalty);
   }
   return cap;
 }
@@ -31,10 +64,8 @@ void FluidSharing::level_of(Resource id) {
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
   ResourceState& r = resources_[id];
-  std::erase_if(r.members, [this](const Member& m) {
-    const FlowState& f = flows_[m.flow];
-    return !f.running || f.generation != m.generation;
-  });
+  if (!r.shared) return level_of_fatpipe(r, id);
+  std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
   scratch_.clear();
   double weight = 0;
   for (const Member& m : r.members) {
@@ -70,6 +101,29 @@ void FluidSharing::level_of(Resource id) {
     weight -= w;
   }
   r.level = weight > 0 ? left / weight : kInfinite;
+}
+
+// SimGrid's maximum constraint: each flow's own use at most the capacity, the level rising
+// until the heaviest flow not yet held back elsewhere reaches it.
+void FluidSharing::level_of_fatpipe(ResourceState& r, Resource id) {
+  const auto ended = [this](const Member& m) { return !runs(m); };
+  if (r.weights.size() <= 1) {
+    // One weight: the level it sets holds whatever the flows may take elsewhere. The ended
+    // members go when they outnumber the running ones (nothing else reads them here).
+    r.level = r.weights.empty() ? kInfinite : r.capacity / r.weights.front().first;
+    if (r.members.size() > 2 * static_cast<std::size_t>(r.running) + 16)
+      std::erase_if(r.members, ended);
+    return;
+  }
+  std::erase_if(r.members, ended);
+  r.level = kInfinite;
+  // A flow that reaches the capacity here as it reaches its limit elsewhere still sets the
+  // level, as the constraints saturate together in SimGrid's solver.
+  for (const Member& m : r.members) {
+    const FlowState& f = flows_[m.flow];
+    if (m.coefficient * cap_elsewhere(f, id) >= r.capacity * (1 - kRateTolerance))
+      r.level = std::min(r.level, r.capacity * f.penalty / m.coefficient);
+  }
 }
 
 double FluidSharing::rate_of(const FlowState& f) const {
@@ -138,11 +192,16 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   heap_.push_back({kInfinite, id});
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
   ++f.generation;
-  // Only shared resources keep their flows: a FATPIPE link gives each its whole capacity.
-  for (const Use& u : uses) {
-    ResourceState& r = resources_[u.resource];
-    if (!r.shared) continue;
-    r.members.push_back({id, f.generation, u.coefficient});
+  for (std::size_t k = 0; k < uses.size(); ++k) {
+    ResourceState& r = resources_[uses[k].resource];
+    double coefficient = uses[k].coefficient;
+    if (!r.shared) {
+      const std::optional<double> largest = fatpipe_coefficient(uses, k);
+      if (!largest) continue;
+      coefficient = *largest;
+      count_weight(r, coefficient / f.penalty, 1);
+    }
+    r.members.push_back({id, f.generation, coefficient});
     ++r.running;
   }
   mark_dirty(uses);
@@ -153,7 +212,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
 void FluidSharing::mark_dirty(std::span<const Use> uses) {
   for (const Use& u : uses) {
     ResourceState& r = resources_[u.resource];
-    if (!r.shared || r.dirty) continue;
+    if (r.dirty) continue;
     r.dirty = true;
     dirty_.push_back(u.resource);
   }
@@ -179,17 +238,23 @@ void FluidSharing::settle(double now) {
     const double before = r.level;
     level_of(id);
     if (r.level == before || std::abs(r.level - before) <= kRateTolerance * r.level) continue;
+    moved_.push_back(id);
     for (const Member& m : r.members) {
+      if (!runs(m)) continue;
       for (const Use& u : flows_[m.flow].uses) {
-        if (u.resource != id && resources_[u.resource].running > 1) enqueue(u.resource);
+        if (u.resource != id && follows_caps(resources_[u.resource])) enqueue(u.resource);
       }
     }
   }
-  // Every flow on a resource levelled is rated by the levels reached.
-  for (const Resource id : work_) {
-    for (const Member& m : resources_[id].members) rerate(now, flows_[m.flow]);
+  // The flows of every resource whose level moved are rated by the levels reached; the others
+  // keep their rates (a level that did not move gives what it gave), but for the flows started
+  // now, whatever their resources.
+  for (const Resource id : moved_) {
+    for (const Member& m : resources_[id].members) {
+      if (runs(m)) rerate(now, flows_[m.flow]);
+    }
   }
-  // A flow on no shared resource (FATPIPE links, a loopback) is rated by its bound alone.
+  moved_.clear();
   for (const Flow id : unrated_) {
     if (flows_[id].running) rerate(now, flows_[id]);
   }
@@ -207,7 +272,7 @@ void FluidSharing::rerate(double now, FlowState& f) {
 
 void FluidSharing::enqueue(Resource id) {
   ResourceState& r = resources_[id];
-  if (!r.shared || r.queued) return;
+  if (r.queued) return;
   r.queued = true;
   work_.push_back(id);
 }
@@ -227,9 +292,14 @@ void FluidSharing::finish(Flow id) {
     sift_down(flows_[heap_[index].flow].heap_index);
   }
   f.running = false;
-  for (const Use& u : f.uses) {
-    ResourceState& r = resources_[u.resource];
-    if (r.shared) --r.running;
+  for (std::size_t k = 0; k < f.uses.size(); ++k) {
+    ResourceState& r = resources_[f.uses[k].resource];
+    if (!r.shared) {
+      const std::optional<double> largest = fatpipe_coefficient(f.uses, k);
+      if (!largest) continue;
+      count_weight(r, *largest / f.penalty, -1);
+    }
+    --r.running;
   }
   mark_dirty(f.uses);
   free_.push_back(id);

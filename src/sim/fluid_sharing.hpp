@@ -5,8 +5,11 @@
 // resources' levels), and a flow's rate is the least its resources give it. The flows started
 // or ended at one instant have their resources levelled again, once; a resource whose level
 // moved has its flows' other resources levelled in turn, until no level moves (max-min's fixed
-// point). So an instant costs what the links whose levels move carry: around a stencil's
-// exchange, its own links; on a link that N flows cross, N (src/sim/README.md).
+// point), and the flows of the resources whose level moved are rated again. So an instant
+// costs what the links whose levels move carry: around a stencil's exchange, its own links; on
+// a link that N flows cross, N. A FATPIPE link bounds each flow on its own, as SimGrid's
+// maximum constraint does: its level is set by the heaviest of its flows not held back
+// elsewhere, and does not move while they all weigh the same (src/sim/README.md).
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -25,7 +28,8 @@ class FluidSharing {
     double coefficient = 1;  // the flow's rate counts this many times on the resource
   };
 
-  // `shared` false: every flow gets up to the capacity on its own (SimGrid's FATPIPE).
+  // `shared` false: each flow is bounded on its own (SimGrid's FATPIPE), as the weight of
+  // the heaviest flow not held back elsewhere allows: the capacity when they weigh the same.
   Resource add_resource(double capacity, bool shared);
 
   // A flow of `amount` (bytes, flops) from `now` at most `bound` per second, sharing with
@@ -66,17 +70,26 @@ class FluidSharing {
   struct ResourceState {
     double capacity = 0;
     bool shared = true;
-    double level = 0;     // a flow of penalty p may take level / p here
-    bool queued = false;  // to be levelled in this settle()
-    bool dirty = false;   // its members changed since the last settle()
+    double level = 0;           // a flow of penalty p may take level / p here
+    bool queued = false;        // to be levelled in this settle()
+    bool dirty = false;         // its members changed since the last settle()
     std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::vector<Member> members;
+    // FATPIPE: its running members' weights (coefficient / penalty), each with its count.
+    std::vector<std::pair<double, std::uint32_t>> weights;
   };
 
   // The least `f` may take on its resources other than `except`, and within its bound.
   double cap_elsewhere(const FlowState& f, Resource except) const;
   static constexpr Resource kNoResource = std::numeric_limits<Resource>::max();
   void level_of(Resource id);
+  void level_of_fatpipe(ResourceState& r, Resource id);
+  // Whether a resource's level depends on what its flows may take elsewhere: not for a flow
+  // alone, nor on a FATPIPE link whose flows weigh the same.
+  static bool follows_caps(const ResourceState& r);
+  // Whether `m` is still its flow's (members of ended flows are dropped lazily).
+  bool runs(const Member& m) const;
+  void count_weight(ResourceState& r, double weight, int change);
   double rate_of(const FlowState& f) const;
   void mark_dirty(std::span<const Use> uses);
   void rerate(double now, FlowState& f);
@@ -102,6 +115,7 @@ class FluidSharing {
   std::vector<HeapEntry> heap_;
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
   std::vector<Resource> work_;                      // resources to level in this settle
+  std::vector<Resource> moved_;                     // those whose level moved
   std::vector<Resource> dirty_;                     // resources whose members changed
   std::vector<Flow> unrated_;                       // flows started since the last settle
 };

@@ -129,6 +129,10 @@ PlatformSpec spec_of(const PlatformElements& e) {
     }
   }
   spec.host_properties = e.cluster_props;
+  if (const auto s = spec.host_properties.find(kLinkSharing); s != spec.host_properties.end()) {
+    spec.link_sharing = link_sharing_from_name(s->second);
+    spec.host_properties.erase(s);
+  }
   return spec;
 }
 

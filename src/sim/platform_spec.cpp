@@ -234,6 +234,16 @@ Topology topology_from_name(std::string_view name) {
                               "' (flat, fat-tree, torus or dragonfly)");
 }
 
+LinkSharing link_sharing_from_name(std::string_view name) {
+  if (name == "max-min") return LinkSharing::MaxMin;
+  if (name == "none") return LinkSharing::None;
+  throw std::invalid_argument("unknown link sharing '" + std::string(name) + "' (max-min or none)");
+}
+
+std::string_view link_sharing_name(LinkSharing sharing) {
+  return sharing == LinkSharing::MaxMin ? "max-min" : "none";
+}
+
 std::string_view topology_name(Topology topology) {
   switch (topology) {
     case Topology::Flat:
@@ -318,6 +328,10 @@ void check_platform(const PlatformSpec& spec) {
   if (!spec.or_.empty()) check_factors("or", spec.or_, 2, true);
   for (const auto& [key, value] : spec.host_properties) {
     if (key.empty()) throw std::invalid_argument("a host property has an empty name");
+    if (key == kLinkSharing) {
+      throw std::invalid_argument(
+          fmt::format("host property {} is written from the spec's link sharing", key));
+    }
     if (key == kSharedCoreRound && !shared_core_round_seconds(value)) {
       throw std::invalid_argument(
           fmt::format("host property {} '{}' is not a finite number of seconds >= 0", key, value));
@@ -368,11 +382,13 @@ std::string platform_xml(const PlatformSpec& spec) {
     xml += fmt::format("\n           topology=\"{}\" topo_parameters=\"{}\"",
                        kNames[static_cast<int>(spec.topology)], topology_parameters(spec));
   }
-  if (spec.host_properties.empty()) {
+  std::map<std::string, std::string> host_properties = spec.host_properties;
+  if (spec.link_sharing == LinkSharing::None) host_properties[kLinkSharing] = "none";
+  if (host_properties.empty()) {
     xml += "/>\n";
   } else {
     // SimGrid gives the cluster's props to each of its hosts.
-    xml += ">\n" + prop_elements(spec.host_properties) + "  </cluster>\n";
+    xml += ">\n" + prop_elements(host_properties) + "  </cluster>\n";
   }
   xml += "</platform>\n";
   return xml;

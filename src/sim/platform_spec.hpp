@@ -14,6 +14,17 @@ enum class Topology { Flat, FatTree, Torus, Dragonfly };
 Topology topology_from_name(std::string_view name);  // flat | fat-tree | torus | dragonfly
 std::string_view topology_name(Topology topology);
 
+// How messages share a link: max-min, SimGrid's flow model (full-duplex host links), or not at
+// all, every message taking a link's whole bandwidth: a network without contention, which
+// costs a simulation nothing per message. SimGrid's cluster takes no FATPIPE host links, so
+// "none" is the host property kLinkSharing, which p3s's engines apply to every link when they
+// load the platform (link_sharing.hpp); smpirun ignores it.
+enum class LinkSharing { MaxMin, None };
+inline constexpr const char* kLinkSharing = "p3s/link-sharing";
+
+LinkSharing link_sharing_from_name(std::string_view name);  // max-min | none
+std::string_view link_sharing_name(LinkSharing sharing);
+
 struct PlatformSpec {
   int hosts = 16;  // at least this many; a topology may round up (see cluster_hosts)
   int cores_per_host = 1;
@@ -25,6 +36,7 @@ struct PlatformSpec {
   // Between two ranks of one host.
   std::string loopback_bandwidth = "100Gbps";
   std::string loopback_latency = "0.1us";
+  LinkSharing link_sharing = LinkSharing::MaxMin;
   // SMPI's network factors and overheads in its own syntax; empty keeps SMPI's default.
   std::string bw_factor;   // smpi/bw-factor
   std::string lat_factor;  // smpi/lat-factor

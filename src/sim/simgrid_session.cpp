@@ -19,6 +19,7 @@
 #include <xbt/config.hpp>
 
 #include "sim/fluid_session.hpp"
+#include "sim/link_sharing.hpp"
 #include "sim/rank_placement.hpp"
 #include "sim/rank_runner.hpp"
 #include "sim/shared_core.hpp"
@@ -133,6 +134,7 @@ SessionOutput simulate_in_this_thread(const core::ScaledTrace& trace, const SimO
   smpi_init_options();  // declares the smpi/ settings before the engine parses them
   simgrid::s4u::Engine engine(&argc, argv.data());
   engine.load_platform(options.platform.string());
+  apply_link_sharing(engine);
   SMPI_init();
 
   const int nprocs = trace.nprocs();

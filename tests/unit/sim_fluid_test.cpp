@@ -194,6 +194,63 @@ TEST(FluidEngine, RefusesWhatItDoesNotRunByName) {
   EXPECT_THROW(simulate(collectives_trace(), o), std::runtime_error);
 }
 
+// An incast worked out on paper: ranks 1 to 15 each send 1 MB to rank 0, which has posted all
+// 15 receives. Where the root's link is shared (max-min), the 15 MB cross it one after another
+// in effect: 15 x 1 MB / 1.25 GB/s = 12 ms. Where links are not shared (--link-sharing none,
+// SimGrid's FATPIPE), each message may take a link's whole bandwidth, but SimGrid bounds the
+// flows of a link by the weight of the heaviest (1 / penalty, the penalty growing with the
+// route's links): on the flat cluster every route has 2 links, so each message takes 0.8 ms;
+// on a fat tree of 4 leaves of 4 hosts, the 12 messages from other leaves cross 4 links, and
+// go at half the rate of the 3 from the root's leaf (2 links): when those end at 0.8 ms, half
+// of each remote message is left, which takes 0.4 ms more at the full rate: 1.2 ms. Both
+// engines.
+TEST(FluidEngine, LinksWithoutSharingGiveEachMessageTheWholeBandwidth) {
+  constexpr std::int64_t kBytes = 1'000'000;
+  const ScriptedTrace incast(16, [](int rank, std::vector<core::Event>& out) {
+    if (rank != 0) {
+      core::Event send = event(core::Op::Send);
+      send.dst = 0, send.tag = 1, send.bytes = kBytes;
+      out.push_back(send);
+      return;
+    }
+    core::Event wait = event(core::Op::Waitall);
+    for (int peer = 1; peer < 16; ++peer) {
+      core::Event recv = event(core::Op::Irecv);
+      recv.src = peer, recv.rtag = 1, recv.rbytes = kBytes, recv.req = peer;
+      out.push_back(recv);
+      wait.requests.push_back({peer, false, peer, 1, kBytes});
+    }
+    out.push_back(wait);
+  });
+  const double one_message = kBytes / kBandwidth;
+  for (const Topology t : {Topology::Flat, Topology::FatTree}) {
+    for (const LinkSharing sharing : {LinkSharing::MaxMin, LinkSharing::None}) {
+      SCOPED_TRACE(std::string(topology_name(t)) + ", sharing " +
+                   std::string(link_sharing_name(sharing)));
+      PlatformSpec spec;
+      spec.hosts = 16;
+      spec.topology = t;
+      spec.link_sharing = sharing;
+      spec.bw_factor = "0:1";
+      spec.lat_factor = "0:1";
+      spec.config["network/crosstraffic"] = "0";
+      const std::filesystem::path file =
+          exact_platform(1).parent_path() / ("incast-" + std::string(topology_name(t)) + "-" +
+                                             std::string(link_sharing_name(sharing)) + ".xml");
+      write_platform(spec, file);
+      SimOptions o = options_on(file);
+      o.measured_repetitions = 1;
+      const Pair p = both(incast, o);
+      expect_phases_within(p, 1e-9);
+      const double messages = sharing == LinkSharing::MaxMin ? 15 : (t == Topology::Flat ? 1 : 1.5);
+      const double expected = messages * one_message;
+      // Beyond the transfer: a few latencies of 1 us per link, and SMPI's rendezvous.
+      EXPECT_GT(p.fluid.phases[0].phase_et, expected);
+      EXPECT_LT(p.fluid.phases[0].phase_et, expected + 20 * kLatency);
+    }
+  }
+}
+
 // Traces that cannot run end in an error naming a rank, as in SimGrid's engine: a receive no
 // send matches, a request never completed.
 TEST(FluidEngine, ReportsMessagesThatDoNotMatchAndRequestsLeftOpen) {

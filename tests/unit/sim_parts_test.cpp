@@ -108,6 +108,31 @@ TEST(FluidSharing, AFlowAloneOnALinkTakesTheLeastOfItAndItsOtherLinks) {
   EXPECT_NEAR(at[2], 2, 1e-12);
 }
 
+// A FATPIPE link of 10/s, as SimGrid's maximum constraint: flows of penalty 1 and 2 take 10/s
+// and 5/s (the heavier one sets the level), so the first (10) ends at 1 s and the second (10)
+// has 5 left, which it takes alone at 10/s: 1.5 s. A flow held back elsewhere below the
+// capacity (4/s on a link of its own) does not set the level: the other, of penalty 2, then
+// takes the whole 10/s.
+TEST(FluidSharing, AFatpipeLinkBoundsItsFlowsByTheHeaviest) {
+  FluidSharing s;
+  const FluidSharing::Use fat[] = {{s.add_resource(10, false), 1.0}};
+  s.start(0, 10, -1, 1, fat);
+  s.start(0, 10, -1, 2, fat);
+  std::vector<double> at = finishes(s, 2);
+  EXPECT_NEAR(at[0], 1, 1e-12);
+  EXPECT_NEAR(at[1], 1.5, 1e-12);
+
+  FluidSharing h;
+  const FluidSharing::Resource pipe = h.add_resource(10, false);
+  const FluidSharing::Use held[] = {{pipe, 1.0}, {h.add_resource(4, true), 1.0}};
+  const FluidSharing::Use free[] = {{pipe, 1.0}};
+  h.start(0, 4, -1, 1, held);
+  h.start(0, 10, -1, 2, free);
+  at = finishes(h, 2);
+  EXPECT_NEAR(at[0], 1, 1e-12);
+  EXPECT_NEAR(at[1], 1, 1e-12);
+}
+
 // Matching takes the first entry of a key, whatever the others, with a few entries (a list) and
 // with many (an index): 100 entries from 10 sources, 2 tags, taken back in another order.
 TEST(FluidMatchQueue, TakesEachKeysEntriesFirstInFirstOut) {
