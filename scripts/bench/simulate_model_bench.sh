@@ -21,6 +21,8 @@
 #   EDGE=64 ITERATIONS=10     the stencil's arguments when traced (ITERATIONS is the weight
 #                             of its main phase, so the length of a --full simulation)
 #   ALLREDUCE=rdb             SMPI's allreduce algorithm for both ("default": SMPI's default)
+#   LINK_SHARING=max-min      the platform's links (p3s platform --link-sharing; "none": no
+#                             contention, which smpirun does not model, so no replay then)
 #   KEEP=1                    keep the work directory (printed) instead of removing it
 # Prints one line per N, engine and mode: events, wall and CPU seconds, events per second (wall),
 # peak resident memory and the simulated time; the fluid engine's lines add their simulated
@@ -47,6 +49,7 @@ edge=${EDGE:-64}
 iterations=${ITERATIONS:-10}
 allreduce=()
 if [ "${ALLREDUCE:-rdb}" != default ]; then allreduce=(--cfg=smpi/allreduce:${ALLREDUCE:-rdb}); fi
+link_sharing=${LINK_SHARING:-max-min}
 source scripts/mpi-env.sh
 
 cmake --build "$build" --target p3s p3s_trace app_stencil2d -j2 >/dev/null
@@ -79,15 +82,16 @@ for n in $counts; do
 done
 run "$work/model.log" "$p3s" model "${runs[@]}" -o "$work/stencil.slt"
 echo "model: app_stencil2d $edge $iterations traced at n = ${counts// /, }" \
-  "(allreduce: ${ALLREDUCE:-rdb}; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  "(allreduce: ${ALLREDUCE:-rdb}; links: $link_sharing; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 
 printf "%-18s %8s %11s %9s %9s %11s %9s %15s %s\n" simulator N events wall_s cpu_s events/s \
   rss_MiB simulated_s "vs p3s"
 for n in $sizes $p3s_only; do
   replay=0
-  for s in $sizes; do if [ "$s" = "$n" ]; then replay=1; fi; done
+  for s in $sizes; do if [ "$s" = "$n" ] && [ "$link_sharing" = max-min ]; then replay=1; fi; done
   run "$work/platform.log" "$p3s" platform -o "$work/platform.xml" \
-    --hosts "$(((n + per_host - 1) / per_host))" --cores-per-host "$per_host"
+    --hosts "$(((n + per_host - 1) / per_host))" --cores-per-host "$per_host" \
+    --link-sharing "$link_sharing"
   if [ "$replay" = 1 ]; then
     run "$work/generate.log" "$p3s" generate "$work/stencil.slt" -n "$n" -o "$work/st4np" \
       --export-ti "$work/ti"
