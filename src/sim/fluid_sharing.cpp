@@ -220,6 +220,23 @@ void FluidSharing::mark_dirty(std::span<const Use> uses) {
 
 void FluidSharing::settle(double now) {
   if (dirty_.empty() && unrated_.empty()) return;
+  level_until_fixed();
+  // The flows of every resource whose level moved are rated by the levels reached; the others
+  // keep their rates (a level that did not move gives what it gave), but for the flows started
+  // now, whatever their resources.
+  for (const Resource id : moved_) {
+    for (const Member& m : resources_[id].members) {
+      if (runs(m)) rerate(now, flows_[m.flow]);
+    }
+  }
+  moved_.clear();
+  for (const Flow id : unrated_) {
+    if (flows_[id].running) rerate(now, flows_[id]);
+  }
+  unrated_.clear();
+}
+
+void FluidSharing::level_until_fixed() {
   // The resources whose members changed are levelled again. A resource whose level changed
   // changes what its flows may take elsewhere, so their other resources are levelled in turn,
   // and so on until no level changes: max-min's fixed point. (Stopping short of it leaves
@@ -246,19 +263,6 @@ void FluidSharing::settle(double now) {
       }
     }
   }
-  // The flows of every resource whose level moved are rated by the levels reached; the others
-  // keep their rates (a level that did not move gives what it gave), but for the flows started
-  // now, whatever their resources.
-  for (const Resource id : moved_) {
-    for (const Member& m : resources_[id].members) {
-      if (runs(m)) rerate(now, flows_[m.flow]);
-    }
-  }
-  moved_.clear();
-  for (const Flow id : unrated_) {
-    if (flows_[id].running) rerate(now, flows_[id]);
-  }
-  unrated_.clear();
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {

@@ -82,6 +82,9 @@ class FluidSharing {
   // The least `f` may take on its resources other than `except`, and within its bound.
   double cap_elsewhere(const FlowState& f, Resource except) const;
   static constexpr Resource kNoResource = std::numeric_limits<Resource>::max();
+  // Levels the resources whose members changed, and those their moves reach, until no level
+  // moves; the moved ones are left in moved_.
+  void level_until_fixed();
   void level_of(Resource id);
   void level_of_fatpipe(ResourceState& r, Resource id);
   // Whether a resource's level depends on what its flows may take elsewhere: not for a flow
