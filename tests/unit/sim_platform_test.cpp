@@ -117,6 +117,11 @@ TEST(PlatformSpec, RejectsBadValues) {
   spec.hosts = 0;
   EXPECT_THROW(platform_xml(spec), std::invalid_argument);
   EXPECT_THROW(topology_from_name("hypercube"), std::invalid_argument);
+  EXPECT_THROW(link_sharing_from_name("fair"), std::invalid_argument);
+  // The link sharing is the spec's, not a host property of the user's.
+  spec = {};
+  spec.host_properties[kLinkSharing] = "none";
+  EXPECT_THROW(platform_xml(spec), std::invalid_argument);
 }
 
 TEST(PlatformSpec, SimGridLoadsEveryTopology) {
@@ -155,6 +160,37 @@ TEST(PlatformSpec, EveryTopologyGivesItsHostsTheClusterProps) {
     options.platform = shared;
     const double with = simulate(ring, options).pet;
     EXPECT_NEAR(with - without, 10 * 3e-6, 1e-12);
+  }
+}
+
+// A platform written by hand whose hosts ask for a link sharing p3s does not know, or for two
+// different ones: the simulation is refused, naming the hosts, before anything runs.
+TEST(PlatformSpec, RefusesALinkSharingItDoesNotKnowOrThatHostsDisagreeOn) {
+  const std::string head =
+      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n";
+  const std::string tail =
+      "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+      "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n</zone>\n</platform>\n";
+  const auto host = [](const std::string& name, const std::string& sharing) {
+    return "<host id=\"" + name + "\" speed=\"1Gf\"><prop id=\"p3s/link-sharing\" value=\"" +
+           sharing + "\"/></host>\n";
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {host("a", "fair") + host("b", "fair"),
+       "host a: property p3s/link-sharing: unknown link "
+       "sharing 'fair'"},
+      {host("a", "none") + host("b", "max-min"), "hosts a and b ask for different link sharing"}};
+  for (const auto& [hosts, message] : cases) {
+    SCOPED_TRACE(message);
+    const std::filesystem::path file = temp_file("link-sharing.xml");
+    std::ofstream(file) << head << hosts << tail;
+    try {
+      ring_time(file);
+      ADD_FAILURE() << "simulated";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
   }
 }
 
@@ -202,6 +238,7 @@ TEST(PlatformReader, ReadsBackSmpiSettings) {
   spec.os = "0:1e-6:1e-10";
   spec.config["smpi/send-is-detached-thresh"] = "32768";
   spec.host_properties[kSharedCoreRound] = "2.5e-06";
+  spec.link_sharing = LinkSharing::None;
   spec.comment = "calibrated";
   const std::filesystem::path file = temp_file("calibrated.xml");
   write_platform(spec, file);
@@ -216,6 +253,7 @@ TEST(PlatformReader, ReadsBackSmpiSettings) {
   EXPECT_TRUE(back.lat_factor.empty());
   EXPECT_EQ(back.config, spec.config);
   EXPECT_EQ(back.host_properties, spec.host_properties);
+  EXPECT_EQ(back.link_sharing, LinkSharing::None);
   EXPECT_EQ(platform_xml(back).substr(platform_xml(back).find("<platform")),
             platform_xml(spec).substr(platform_xml(spec).find("<platform")));
 }
