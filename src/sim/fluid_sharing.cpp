@@ -26,13 +26,17 @@ std::optional<double> fatpipe_coefficient(std::span<const FluidSharing::Use> use
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, false, false, 0, {}, {}});
+  resources_.push_back({capacity, shared, capacity, 0, 0, false, false, false, 0, {}, {}});
   return static_cast<Resource>(resources_.size() - 1);
 }
 
 bool FluidSharing::runs(const Member& m) const {
   const FlowState& f = flows_[m.flow];
   return f.running && f.generation == m.generation;
+}
+
+bool FluidSharing::unfilled(const ResourceState& r) {
+  return r.shared && r.level == kInfinite;
 }
 
 bool FluidSharing::follows_caps(const ResourceState& r) {
@@ -68,10 +72,12 @@ void FluidSharing::level_of(Resource id) {
   std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
   scratch_.clear();
   double weight = 0;
+  r.load = 0;
   for (const Member& m : r.members) {
     const FlowState& f = flows_[m.flow];
     const double w = m.coefficient / f.penalty;
     weight += w;
+    r.load += m.coefficient * f.rate;
     scratch_.emplace_back(cap_elsewhere(f, id) * f.penalty, w);
   }
   if (weight <= 0) {
@@ -106,16 +112,12 @@ void FluidSharing::level_of(Resource id) {
 // SimGrid's maximum constraint: each flow's own use at most the capacity, the level rising
 // until the heaviest flow not yet held back elsewhere reaches it.
 void FluidSharing::level_of_fatpipe(ResourceState& r, Resource id) {
-  const auto ended = [this](const Member& m) { return !runs(m); };
   if (r.weights.size() <= 1) {
-    // One weight: the level it sets holds whatever the flows may take elsewhere. The ended
-    // members go when they outnumber the running ones (nothing else reads them here).
+    // One weight: the level it sets holds whatever the flows may take elsewhere.
     r.level = r.weights.empty() ? kInfinite : r.capacity / r.weights.front().first;
-    if (r.members.size() > 2 * static_cast<std::size_t>(r.running) + 16)
-      std::erase_if(r.members, ended);
     return;
   }
-  std::erase_if(r.members, ended);
+  std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
   r.level = kInfinite;
   // A flow that reaches the capacity here as it reaches its limit elsewhere still sets the
   // level, as the constraints saturate together in SimGrid's solver.
@@ -192,15 +194,24 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   heap_.push_back({kInfinite, id});
   f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
   ++f.generation;
+  // The most it may ever take: its bound, and no resource's capacity exceeded by it alone.
+  double ceiling = f.bound;
+  for (const Use& u : uses)
+    ceiling = std::min(ceiling, resources_[u.resource].capacity / u.coefficient);
   for (std::size_t k = 0; k < uses.size(); ++k) {
     ResourceState& r = resources_[uses[k].resource];
     double coefficient = uses[k].coefficient;
+    if (unfilled(r)) r.arriving += coefficient * ceiling;
     if (!r.shared) {
       const std::optional<double> largest = fatpipe_coefficient(uses, k);
       if (!largest) continue;
       coefficient = *largest;
       count_weight(r, coefficient / f.penalty, 1);
     }
+    // Members of ended flows go when they outnumber the running ones: a resource that is
+    // not levelled again (unfilled, or FATPIPE) drops none otherwise.
+    if (r.members.size() > 2 * static_cast<std::size_t>(r.running) + 16)
+      std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
     r.members.push_back({id, f.generation, coefficient});
     ++r.running;
   }
@@ -220,20 +231,26 @@ void FluidSharing::mark_dirty(std::span<const Use> uses) {
 
 void FluidSharing::settle(double now) {
   if (dirty_.empty() && unrated_.empty()) return;
-  level_until_fixed();
-  // The flows of every resource whose level moved are rated by the levels reached; the others
-  // keep their rates (a level that did not move gives what it gave), but for the flows started
-  // now, whatever their resources.
-  for (const Resource id : moved_) {
-    for (const Member& m : resources_[id].members) {
-      if (runs(m)) rerate(now, flows_[m.flow]);
+  // A resource its flows do not fill (its level infinite, as the links back of a linear
+  // reduce's N messages, which carry 5 % of them) is not levelled again when their other
+  // resources move: it stays so while what they take fits. Once the flows are rated, one
+  // that no longer fits is levelled, and the levels are settled again from there.
+  do {
+    level_until_fixed();
+    // The flows of every resource whose level moved are rated by the levels reached; the
+    // others keep their rates (a level that did not move gives what it gave), but for the
+    // flows started now, whatever their resources.
+    for (const Resource id : moved_) {
+      for (const Member& m : resources_[id].members) {
+        if (runs(m)) rerate(now, flows_[m.flow]);
+      }
     }
-  }
-  moved_.clear();
-  for (const Flow id : unrated_) {
-    if (flows_[id].running) rerate(now, flows_[id]);
-  }
-  unrated_.clear();
+    moved_.clear();
+    for (const Flow id : unrated_) {
+      if (flows_[id].running) rerate(now, flows_[id]);
+    }
+    unrated_.clear();
+  } while (fills_again());
 }
 
 void FluidSharing::level_until_fixed() {
@@ -244,10 +261,15 @@ void FluidSharing::level_until_fixed() {
   // move, as around a stencil's exchange, it stops at the flows' own links.
   work_.clear();
   for (const Resource id : dirty_) {
-    resources_[id].dirty = false;
-    enqueue(id);
+    ResourceState& r = resources_[id];
+    r.dirty = false;
+    // Still unfilled if the flows started on it cannot fill it, whatever their rates.
+    if (!unfilled(r) || r.load + r.arriving >= r.capacity * (1 - kUnfilledMargin)) enqueue(id);
+    r.arriving = 0;
   }
   dirty_.clear();
+  for (const Resource id : filled_) enqueue(id);
+  filled_.clear();
   for (std::size_t next = 0; next < work_.size(); ++next) {
     const Resource id = work_[next];
     ResourceState& r = resources_[id];
@@ -259,7 +281,8 @@ void FluidSharing::level_until_fixed() {
     for (const Member& m : r.members) {
       if (!runs(m)) continue;
       for (const Use& u : flows_[m.flow].uses) {
-        if (u.resource != id && follows_caps(resources_[u.resource])) enqueue(u.resource);
+        const ResourceState& other = resources_[u.resource];
+        if (u.resource != id && follows_caps(other) && !unfilled(other)) enqueue(u.resource);
       }
     }
   }
@@ -268,10 +291,34 @@ void FluidSharing::level_until_fixed() {
 void FluidSharing::rerate(double now, FlowState& f) {
   const double rate = rate_of(f);
   if (f.rate != 0 && std::abs(rate - f.rate) <= kRateTolerance * rate) return;
+  add_load(f, rate - f.rate);
   f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.last));
   f.last = now;
   f.rate = rate;
   schedule(f);
+}
+
+void FluidSharing::add_load(const FlowState& f, double change) {
+  for (const Use& u : f.uses) {
+    ResourceState& r = resources_[u.resource];
+    if (!r.shared) continue;
+    r.load += u.coefficient * change;
+    // A resource its flows do not fill that they take more of may fill now (settle()).
+    if (change > 0 && r.level == kInfinite && !r.growing) {
+      r.growing = true;
+      growing_.push_back(u.resource);
+    }
+  }
+}
+
+bool FluidSharing::fills_again() {
+  for (const Resource id : growing_) {
+    ResourceState& r = resources_[id];
+    r.growing = false;
+    if (unfilled(r) && r.load >= r.capacity * (1 - kUnfilledMargin)) filled_.push_back(id);
+  }
+  growing_.clear();
+  return !filled_.empty();
 }
 
 void FluidSharing::enqueue(Resource id) {
@@ -296,6 +343,7 @@ void FluidSharing::finish(Flow id) {
     sift_down(flows_[heap_[index].flow].heap_index);
   }
   f.running = false;
+  add_load(f, -f.rate);
   for (std::size_t k = 0; k < f.uses.size(); ++k) {
     ResourceState& r = resources_[f.uses[k].resource];
     if (!r.shared) {

@@ -71,8 +71,11 @@ class FluidSharing {
     double capacity = 0;
     bool shared = true;
     double level = 0;           // a flow of penalty p may take level / p here
+    double load = 0;            // shared: what its flows take of it (coefficient x rate)
+    double arriving = 0;        // unfilled: the most the flows started on it may take
     bool queued = false;        // to be levelled in this settle()
     bool dirty = false;         // its members changed since the last settle()
+    bool growing = false;       // unfilled, and a flow of it takes more since the last check
     std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::vector<Member> members;
     // FATPIPE: its running members' weights (coefficient / penalty), each with its count.
@@ -93,6 +96,17 @@ class FluidSharing {
   // Whether `m` is still its flow's (members of ended flows are dropped lazily).
   bool runs(const Member& m) const;
   void count_weight(ResourceState& r, double weight, int change);
+  // Adds `change` to `f`'s rate in its shared resources' loads, noting those unfilled that
+  // grow.
+  void add_load(const FlowState& f, double change);
+  // Whether a resource its flows did not fill is filled now: then it is left in filled_, to
+  // be levelled.
+  bool fills_again();
+  // A shared resource its flows do not fill: its level is infinite, and it is not levelled
+  // again while what they take fits (settle()).
+  static bool unfilled(const ResourceState& r);
+  // Below this share of its capacity, an unfilled resource stays so without levelling.
+  static constexpr double kUnfilledMargin = 1e-9;
   double rate_of(const FlowState& f) const;
   void mark_dirty(std::span<const Use> uses);
   void rerate(double now, FlowState& f);
@@ -119,6 +133,8 @@ class FluidSharing {
   std::vector<std::pair<double, double>> scratch_;  // (saturation level, weight) of a resource
   std::vector<Resource> work_;                      // resources to level in this settle
   std::vector<Resource> moved_;                     // those whose level moved
+  std::vector<Resource> growing_;                   // unfilled ones whose load grew
+  std::vector<Resource> filled_;                    // unfilled ones filled now
   std::vector<Resource> dirty_;                     // resources whose members changed
   std::vector<Flow> unrated_;                       // flows started since the last settle
 };

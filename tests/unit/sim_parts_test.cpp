@@ -108,6 +108,28 @@ TEST(FluidSharing, AFlowAloneOnALinkTakesTheLeastOfItAndItsOtherLinks) {
   EXPECT_NEAR(at[2], 2, 1e-12);
 }
 
+// A link its flows do not fill, until one of them may take more: a link of 8/s carries the
+// first flow, held to 3/s by a link of 6/s it shares with the third, and the second, held to
+// 4/s by a link of its own: 7/s, so it is not full. When the third (3) ends at 1 s the first
+// may take 6/s there, which would make 10/s: now the link of 8/s is full, and shares 4/s each.
+// The first (7) and the second (8) both end at 2 s.
+TEST(FluidSharing, ALinkItsFlowsDidNotFillIsSharedOnceTheyWouldOverfillIt) {
+  FluidSharing s;
+  const FluidSharing::Resource shared = s.add_resource(6, true);
+  const FluidSharing::Resource own = s.add_resource(4, true);
+  const FluidSharing::Resource wide = s.add_resource(8, true);
+  const FluidSharing::Use first[] = {{shared, 1.0}, {wide, 1.0}};
+  const FluidSharing::Use second[] = {{own, 1.0}, {wide, 1.0}};
+  const FluidSharing::Use third[] = {{shared, 1.0}};
+  s.start(0, 7, -1, 1, first);
+  s.start(0, 8, -1, 1, second);
+  s.start(0, 3, -1, 1, third);
+  const std::vector<double> at = finishes(s, 3);
+  EXPECT_NEAR(at[0], 2, 1e-12);
+  EXPECT_NEAR(at[1], 2, 1e-12);
+  EXPECT_NEAR(at[2], 1, 1e-12);
+}
+
 // A FATPIPE link of 10/s, as SimGrid's maximum constraint: flows of penalty 1 and 2 take 10/s
 // and 5/s (the heavier one sets the level), so the first (10) ends at 1 s and the second (10)
 // has 5 left, which it takes alone at 10/s: 1.5 s. A flow held back elsewhere below the
