@@ -28,6 +28,12 @@ std::vector<double> finishes(FluidSharing& sharing, std::size_t flows, double no
   return at;
 }
 
+// Each flow's finish time, by flow id, as worked out on paper (to rounding).
+void expect_finishes(const std::vector<double>& at, const std::vector<double>& want) {
+  ASSERT_EQ(at.size(), want.size());
+  for (std::size_t i = 0; i < at.size(); ++i) EXPECT_NEAR(at[i], want[i], 1e-12) << "flow " << i;
+}
+
 // Worked out on paper: two flows of 10 on a link of 10/s share it, 5/s each, and both end at
 // 2 s. With a third flow of 5 starting at 1 s, when the first two have 5 left each, three
 // share the link (10/3 per second each) and all end 1.5 s later.
@@ -102,10 +108,7 @@ TEST(FluidSharing, AFlowAloneOnALinkTakesTheLeastOfItAndItsOtherLinks) {
   s.start(0, 19.0 / 3, -1, 1, both);
   s.start(0, 4.0 / 3, -1, 1, other);
   s.start(0, 10.0 / 3, -1, 1, other);
-  const std::vector<double> at = finishes(s, 3);
-  EXPECT_NEAR(at[0], 3, 1e-12);
-  EXPECT_NEAR(at[1], 1, 1e-12);
-  EXPECT_NEAR(at[2], 2, 1e-12);
+  expect_finishes(finishes(s, 3), {3, 1, 2});
 }
 
 // A link its flows do not fill, until one of them may take more: a link of 8/s carries the
@@ -124,10 +127,7 @@ TEST(FluidSharing, ALinkItsFlowsDidNotFillIsSharedOnceTheyWouldOverfillIt) {
   s.start(0, 7, -1, 1, first);
   s.start(0, 8, -1, 1, second);
   s.start(0, 3, -1, 1, third);
-  const std::vector<double> at = finishes(s, 3);
-  EXPECT_NEAR(at[0], 2, 1e-12);
-  EXPECT_NEAR(at[1], 2, 1e-12);
-  EXPECT_NEAR(at[2], 1, 1e-12);
+  expect_finishes(finishes(s, 3), {2, 2, 1});
 }
 
 // A FATPIPE link of 10/s, as SimGrid's maximum constraint: flows of penalty 1 and 2 take 10/s
@@ -140,9 +140,7 @@ TEST(FluidSharing, AFatpipeLinkBoundsItsFlowsByTheHeaviest) {
   const FluidSharing::Use fat[] = {{s.add_resource(10, false), 1.0}};
   s.start(0, 10, -1, 1, fat);
   s.start(0, 10, -1, 2, fat);
-  std::vector<double> at = finishes(s, 2);
-  EXPECT_NEAR(at[0], 1, 1e-12);
-  EXPECT_NEAR(at[1], 1.5, 1e-12);
+  expect_finishes(finishes(s, 2), {1, 1.5});
 
   FluidSharing h;
   const FluidSharing::Resource pipe = h.add_resource(10, false);
@@ -150,9 +148,7 @@ TEST(FluidSharing, AFatpipeLinkBoundsItsFlowsByTheHeaviest) {
   const FluidSharing::Use free[] = {{pipe, 1.0}};
   h.start(0, 4, -1, 1, held);
   h.start(0, 10, -1, 2, free);
-  at = finishes(h, 2);
-  EXPECT_NEAR(at[0], 1, 1e-12);
-  EXPECT_NEAR(at[1], 1, 1e-12);
+  expect_finishes(finishes(h, 2), {1, 1});
 }
 
 // Matching takes the first entry of a key, whatever the others, with a few entries (a list) and
