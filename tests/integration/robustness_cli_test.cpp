@@ -278,7 +278,7 @@ TEST(RobustnessCli, PlatformRefusesWhatSimGridCouldNotSimulate) {
       {"--bandwidth", "10Gbpz"},      {"--bw-factor", "junk"},
       {"--lat-factor", "0:-1"},       {"--os", "1:2"},
       {"--hosts", "2147483647"},      {"--shared-core-round", "-1e-6"},
-      {"--shared-core-round", "2us"},
+      {"--shared-core-round", "2us"}, {"--link-sharing", "fair"},
   };
   for (const std::vector<std::string>& flags : bad) {
     std::vector<std::string> argv = {p3s_bin(), "platform", "-o", (dir / "p.xml").string()};
@@ -291,7 +291,7 @@ TEST(RobustnessCli, PlatformRefusesWhatSimGridCouldNotSimulate) {
   }
   EXPECT_EQ(run_command({p3s_bin(), "platform", "-o", (dir / "p.xml").string(), "--hosts", "4",
                          "--bw-factor", "0:1;65536:0.9", "--os", "0:1us:0", "--shared-core-round",
-                         "2.5e-06"})
+                         "2.5e-06", "--link-sharing", "none"})
                 .exit_code,
             0);
 }
