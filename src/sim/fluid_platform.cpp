@@ -107,16 +107,32 @@ const FluidRoute& FluidPlatform::route(const simgrid::s4u::Host* src,
         fmt::format("no route from host {} to host {}", src->get_name(), dst->get_name()));
   }
   for (const simgrid::s4u::Link* l : links) {
-    route.uses.push_back({resource_of(l), 1.0});
+    add_use(route.uses, resource_of(l), 1.0);
     if (weight_s_ > 0) route.penalty_links += weight_s_ / l->get_bandwidth();
   }
   if (crosstraffic_) {
     std::vector<simgrid::s4u::Link*> back;
     dst->route_to(src, back, nullptr);
     for (const simgrid::s4u::Link* l : back)
-      route.uses.push_back({resource_of(l), kCrosstrafficShare});
+      add_use(route.uses, resource_of(l), kCrosstrafficShare);
   }
   return routes_.emplace(key, std::move(route)).first->second;
+}
+
+// A link the route crosses both ways (a loopback) is one use, as SimGrid keeps one element
+// per link in a flow's constraint: both shares added on a shared link, the larger one on a
+// FATPIPE link (its maximum).
+void FluidPlatform::add_use(std::vector<FluidSharing::Use>& uses, FluidSharing::Resource r,
+                            double coefficient) const {
+  const auto same = std::find_if(uses.begin(), uses.end(),
+                                 [r](const FluidSharing::Use& u) { return u.resource == r; });
+  if (same == uses.end()) {
+    uses.push_back({r, coefficient});
+  } else if (sharing_.shared(r)) {
+    same->coefficient += coefficient;
+  } else {
+    same->coefficient = std::max(same->coefficient, coefficient);
+  }
 }
 
 FluidTransfer FluidPlatform::transfer(const FluidRoute& route, double bytes) const {

@@ -55,6 +55,8 @@ class FluidPlatform {
 
  private:
   FluidSharing::Resource resource_of(const simgrid::s4u::Link* link);
+  void add_use(std::vector<FluidSharing::Use>& uses, FluidSharing::Resource r,
+               double coefficient) const;
 
   struct PairHash {
     std::size_t operator()(const std::pair<const void*, const void*>& p) const;

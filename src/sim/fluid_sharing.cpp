@@ -3,25 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 namespace p3s::sim {
 namespace {
 
 constexpr double kInfinite = std::numeric_limits<double>::infinity();
-
-// A FATPIPE link counts a flow once, by its largest use of it (SimGrid's maximum constraint
-// keeps the largest consumption of a variable there): the flow's first use of the link stands
-// for all, the later ones for none.
-std::optional<double> fatpipe_coefficient(std::span<const FluidSharing::Use> uses, std::size_t k) {
-  double largest = uses[k].coefficient;
-  for (std::size_t j = 0; j < uses.size(); ++j) {
-    if (uses[j].resource != uses[k].resource) continue;
-    if (j < k) return std::nullopt;
-    largest = std::max(largest, uses[j].coefficient);
-  }
-  return largest;
-}
 
 }  // namespace
 
@@ -43,14 +29,20 @@ bool FluidSharing::follows_caps(const ResourceState& r) {
   return r.shared ? r.running > 1 : r.weights.size() > 1;
 }
 
-void FluidSharing::count_weight(ResourceState& r, double weight, int change) {
+void FluidSharing::add_weight(ResourceState& r, double weight) {
   const auto it = std::find_if(r.weights.begin(), r.weights.end(),
                                [weight](const auto& w) { return w.first == weight; });
   if (it == r.weights.end()) {
     r.weights.emplace_back(weight, 1);
-  } else if ((it->second += static_cast<std::uint32_t>(change)) == 0) {
-    r.weights.erase(it);
+  } else {
+    ++it->second;
   }
+}
+
+void FluidSharing::remove_weight(ResourceState& r, double weight) {
+  const auto it = std::find_if(r.weights.begin(), r.weights.end(),
+                               [weight](const auto& w) { return w.first == weight; });
+  if (--it->second == 0) r.weights.erase(it);
 }
 
 double FluidSharing::cap_elsewhere(const FlowState& f, Resource except) const {
@@ -198,21 +190,15 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   double ceiling = f.bound;
   for (const Use& u : uses)
     ceiling = std::min(ceiling, resources_[u.resource].capacity / u.coefficient);
-  for (std::size_t k = 0; k < uses.size(); ++k) {
-    ResourceState& r = resources_[uses[k].resource];
-    double coefficient = uses[k].coefficient;
-    if (unfilled(r)) r.arriving += coefficient * ceiling;
-    if (!r.shared) {
-      const std::optional<double> largest = fatpipe_coefficient(uses, k);
-      if (!largest) continue;
-      coefficient = *largest;
-      count_weight(r, coefficient / f.penalty, 1);
-    }
+  for (const Use& u : uses) {
+    ResourceState& r = resources_[u.resource];
+    if (unfilled(r)) r.arriving += u.coefficient * ceiling;
+    if (!r.shared) add_weight(r, u.coefficient / f.penalty);
     // Members of ended flows go when they outnumber the running ones: a resource that is
     // not levelled again (unfilled, or FATPIPE) drops none otherwise.
     if (r.members.size() > 2 * static_cast<std::size_t>(r.running) + 16)
       std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
-    r.members.push_back({id, f.generation, coefficient});
+    r.members.push_back({id, f.generation, u.coefficient});
     ++r.running;
   }
   mark_dirty(uses);
@@ -304,7 +290,7 @@ void FluidSharing::add_load(const FlowState& f, double change) {
     if (!r.shared) continue;
     r.load += u.coefficient * change;
     // A resource its flows do not fill that they take more of may fill now (settle()).
-    if (change > 0 && r.level == kInfinite && !r.growing) {
+    if (change > 0 && unfilled(r) && !r.growing) {
       r.growing = true;
       growing_.push_back(u.resource);
     }
@@ -344,13 +330,9 @@ void FluidSharing::finish(Flow id) {
   }
   f.running = false;
   add_load(f, -f.rate);
-  for (std::size_t k = 0; k < f.uses.size(); ++k) {
-    ResourceState& r = resources_[f.uses[k].resource];
-    if (!r.shared) {
-      const std::optional<double> largest = fatpipe_coefficient(f.uses, k);
-      if (!largest) continue;
-      count_weight(r, *largest / f.penalty, -1);
-    }
+  for (const Use& u : f.uses) {
+    ResourceState& r = resources_[u.resource];
+    if (!r.shared) remove_weight(r, u.coefficient / f.penalty);
     --r.running;
   }
   mark_dirty(f.uses);

@@ -32,9 +32,11 @@ class FluidSharing {
   // the heaviest flow not held back elsewhere allows: the capacity when they weigh the same.
   Resource add_resource(double capacity, bool shared);
 
+  bool shared(Resource r) const { return resources_[r].shared; }
+
   // A flow of `amount` (bytes, flops) from `now` at most `bound` per second, sharing with
-  // weight 1 / `penalty` on each of `uses`' resources (which must outlive the flow). It is
-  // rated, and its neighbours re-rated, by the next settle().
+  // weight 1 / `penalty` on each of `uses`' resources (each once; they must outlive the
+  // flow). It is rated, and its neighbours re-rated, by the next settle().
   Flow start(double now, double amount, double bound, double penalty, std::span<const Use> uses);
 
   // Rates the flows started and re-rates those around the flows started or ended since the
@@ -95,7 +97,9 @@ class FluidSharing {
   static bool follows_caps(const ResourceState& r);
   // Whether `m` is still its flow's (members of ended flows are dropped lazily).
   bool runs(const Member& m) const;
-  void count_weight(ResourceState& r, double weight, int change);
+  // A FATPIPE resource's running members' weights, counted.
+  static void add_weight(ResourceState& r, double weight);
+  static void remove_weight(ResourceState& r, double weight);
   // Adds `change` to `f`'s rate in its shared resources' loads, noting those unfilled that
   // grow.
   void add_load(const FlowState& f, double change);
