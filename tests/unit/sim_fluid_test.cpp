@@ -227,18 +227,7 @@ TEST(FluidEngine, LinksWithoutSharingGiveEachMessageTheWholeBandwidth) {
     for (const LinkSharing sharing : {LinkSharing::MaxMin, LinkSharing::None}) {
       SCOPED_TRACE(std::string(topology_name(t)) + ", sharing " +
                    std::string(link_sharing_name(sharing)));
-      PlatformSpec spec;
-      spec.hosts = 16;
-      spec.topology = t;
-      spec.link_sharing = sharing;
-      spec.bw_factor = "0:1";
-      spec.lat_factor = "0:1";
-      spec.config["network/crosstraffic"] = "0";
-      const std::filesystem::path file =
-          exact_platform(1).parent_path() / ("incast-" + std::string(topology_name(t)) + "-" +
-                                             std::string(link_sharing_name(sharing)) + ".xml");
-      write_platform(spec, file);
-      SimOptions o = options_on(file);
+      SimOptions o = options_on(exact_platform(16, t, sharing));
       o.measured_repetitions = 1;
       const Pair p = both(incast, o);
       expect_phases_within(p, 1e-9);

@@ -2,6 +2,8 @@
 // Synthetic ST4NPs and platforms the simulator's unit tests share: a platform whose messages
 // take exactly latency + size / bandwidth, traces scripted rank by rank, and the scripts of
 // the cases both engines are checked on.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -19,18 +21,32 @@ namespace p3s::sim {
 constexpr double kBandwidth = 1.25e9;  // 10 Gb/s in bytes/s
 constexpr double kLatency = 1e-6;      // per link; two links between two hosts
 
-// A flat cluster whose messages take exactly latency + size / bandwidth: no SMPI factors, no
-// reverse "cross traffic" sharing the links of a two-way exchange.
-inline std::filesystem::path exact_platform(int hosts) {
+// Writes `spec` to `file` whole or not at all: test processes run side by side write the same
+// platform, and one may read it while another writes it.
+inline void write_shared_platform(const PlatformSpec& spec, const std::filesystem::path& file) {
+  std::filesystem::path own = file;
+  own += "." + std::to_string(::getpid());
+  write_platform(spec, own);
+  std::filesystem::rename(own, file);
+}
+
+// A cluster (flat unless asked) whose messages take exactly latency + size / bandwidth per link:
+// no SMPI factors, no reverse "cross traffic" sharing the links of a two-way exchange.
+inline std::filesystem::path exact_platform(int hosts, Topology topology = Topology::Flat,
+                                            LinkSharing sharing = LinkSharing::MaxMin) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / "p3s_sim_engine_test";
   std::filesystem::create_directories(dir);
-  std::filesystem::path file = dir / ("exact-" + std::to_string(hosts) + ".xml");
+  std::filesystem::path file =
+      dir / ("exact-" + std::to_string(hosts) + "-" + std::string(topology_name(topology)) + "-" +
+             std::string(link_sharing_name(sharing)) + ".xml");
   PlatformSpec spec;
   spec.hosts = hosts;
+  spec.topology = topology;
+  spec.link_sharing = sharing;
   spec.bw_factor = "0:1";
   spec.lat_factor = "0:1";
   spec.config["network/crosstraffic"] = "0";
-  write_platform(spec, file);
+  write_shared_platform(spec, file);
   return file;
 }
 
@@ -174,7 +190,7 @@ inline std::filesystem::path shared_core_platform(int cores, const std::string& 
   if (!round.empty()) spec.host_properties[kSharedCoreRound] = round;
   const std::filesystem::path file =
       exact_platform(1).parent_path() / ("shared-" + std::to_string(cores) + "-" + round + ".xml");
-  write_platform(spec, file);
+  write_shared_platform(spec, file);
   return file;
 }
 
