@@ -8,11 +8,18 @@ namespace p3s::sim {
 namespace {
 
 constexpr double kInfinite = std::numeric_limits<double>::infinity();
+// A group's clock is rebased once it passes this many times the least amount joined since it
+// last was: a rider's virtual finish less the clock then keeps its amount to about 1e-10.
+constexpr double kRebaseRatio = 1 << 20;
 
 }  // namespace
 
 FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) {
-  resources_.push_back({capacity, shared, capacity, 0, 0, false, false, false, 0, {}, {}});
+  ResourceState r;
+  r.capacity = capacity;
+  r.shared = shared;
+  r.level = capacity;
+  resources_.push_back(std::move(r));
   return static_cast<Resource>(resources_.size() - 1);
 }
 
@@ -55,12 +62,44 @@ double FluidSharing::cap_elsewhere(const FlowState& f, Resource except) const {
   return cap;
 }
 
-void FluidSharing::level_of(Resource id) {
+double FluidSharing::current_rate(const FlowState& f) const {
+  return f.group == kNoGroup ? f.rate : groups_[f.group].level / f.penalty;
+}
+
+void FluidSharing::level_of(Resource id, double now) {
+  ResourceState& r = resources_[id];
+  if (!r.shared) return level_of_fatpipe(r, id);
+  r.forming = false;
+  if (r.group != kNoGroup && !r.caps_moved && r.running > 1) {
+    // Only flows came and went, and none of their other resources moved: the riders may
+    // still take an even share if the least any of them may take elsewhere, and what the new
+    // ones may, allow it.
+    const double even = r.capacity / r.weight;
+    double floor = r.floor;
+    const auto check = [&](const FlowState& f) {
+      floor = std::min(floor, cap_elsewhere(f, id) * f.penalty);
+    };
+    const std::size_t n = r.members.size();
+    for (std::size_t i = n - std::min<std::size_t>(r.unchecked, n); i < n; ++i) {
+      if (runs(r.members[i])) check(flows_[r.members[i].flow]);
+    }
+    for (const Flow flow : r.recheck) {
+      if (flows_[flow].running) check(flows_[flow]);
+    }
+    r.unchecked = 0;
+    r.recheck.clear();
+    if (floor >= even) {
+      r.level = even;
+      r.floor = floor;
+      return;
+    }
+  }
+  r.caps_moved = false;
+  r.unchecked = 0;
+  r.recheck.clear();
   // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
-  ResourceState& r = resources_[id];
-  if (!r.shared) return level_of_fatpipe(r, id);
   std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
   scratch_.clear();
   double weight = 0;
@@ -69,10 +108,12 @@ void FluidSharing::level_of(Resource id) {
     const FlowState& f = flows_[m.flow];
     const double w = m.coefficient / f.penalty;
     weight += w;
-    r.load += m.coefficient * f.rate;
+    r.load += m.coefficient * current_rate(f);
     scratch_.emplace_back(cap_elsewhere(f, id) * f.penalty, w);
   }
+  r.weight = weight;
   if (weight <= 0) {
+    dissolve(now, id);
     r.level = kInfinite;
     return;
   }
@@ -81,16 +122,24 @@ void FluidSharing::level_of(Resource id) {
   // need not be levelled again when they move (the N senders to one root each alone on their
   // own link).
   if (r.members.size() == 1) {
+    dissolve(now, id);
     r.level = r.capacity / weight;
     return;
   }
-  // Most often every member can take an even share: no sort then.
+  // Most often every member can take an even share: no sort then, and a group once they are
+  // enough.
   const double even = r.capacity / weight;
-  if (std::all_of(scratch_.begin(), scratch_.end(),
-                  [even](const auto& member) { return member.first >= even; })) {
+  const double floor = std::min_element(scratch_.begin(), scratch_.end())->first;
+  if (floor >= even) {
     r.level = even;
+    r.floor = floor;
+    if (r.group == kNoGroup && r.running >= kGroupMin) {
+      r.forming = true;
+      forming_.push_back(id);
+    }
     return;
   }
+  dissolve(now, id);
   std::sort(scratch_.begin(), scratch_.end());
   double left = r.capacity;
   for (const auto& [saturation, w] : scratch_) {
@@ -124,9 +173,28 @@ double FluidSharing::rate_of(const FlowState& f) const {
   return cap_elsewhere(f, kNoResource);
 }
 
+std::uint32_t& FluidSharing::heap_index(Flow entry) {
+  return (entry & kGroupTag) != 0 ? groups_[entry & ~kGroupTag].heap_index
+                                  : flows_[entry].heap_index;
+}
+
 void FluidSharing::place(std::size_t index, HeapEntry entry) {
   heap_[index] = entry;
-  flows_[entry.flow].heap_index = static_cast<std::uint32_t>(index);
+  heap_index(entry.flow) = static_cast<std::uint32_t>(index);
+}
+
+void FluidSharing::push_entry(HeapEntry entry) {
+  heap_.push_back(entry);
+  sift_up(heap_.size() - 1);
+}
+
+void FluidSharing::remove_entry(std::size_t index) {
+  const HeapEntry last = heap_.back();
+  heap_.pop_back();
+  if (index == heap_.size()) return;
+  place(index, last);
+  sift_up(index);
+  sift_down(heap_index(last.flow));
 }
 
 void FluidSharing::sift_up(std::size_t index) {
@@ -183,9 +251,17 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.uses = uses;
   f.running = true;
   f.finish = kInfinite;
-  heap_.push_back({kInfinite, id});
-  f.heap_index = static_cast<std::uint32_t>(heap_.size() - 1);
+  f.group = kNoGroup;
+  push_entry({kInfinite, id});
   ++f.generation;
+  ++running_;
+  // A flow rides one group at most: of the groups it would join, all but the first end.
+  bool grouped = false;
+  for (const Use& u : uses) {
+    if (resources_[u.resource].group == kNoGroup) continue;
+    if (grouped) dissolve(now, u.resource);
+    grouped = true;
+  }
   // The most it may ever take: its bound, and no resource's capacity exceeded by it alone.
   double ceiling = f.bound;
   for (const Use& u : uses)
@@ -193,13 +269,20 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   for (const Use& u : uses) {
     ResourceState& r = resources_[u.resource];
     if (unfilled(r)) r.arriving += u.coefficient * ceiling;
-    if (!r.shared) add_weight(r, u.coefficient / f.penalty);
+    const bool followed = follows_caps(r);
+    if (r.shared) {
+      r.weight += u.coefficient / f.penalty;
+    } else {
+      add_weight(r, u.coefficient / f.penalty);
+    }
     // Members of ended flows go when they outnumber the running ones: a resource that is
     // not levelled again (unfilled, or FATPIPE) drops none otherwise.
     if (r.members.size() > 2 * static_cast<std::size_t>(r.running) + 16)
       std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
     r.members.push_back({id, f.generation, u.coefficient});
     ++r.running;
+    ++r.unchecked;
+    if (follows_caps(r) != followed) neighbours_change(u.resource, 1);
   }
   mark_dirty(uses);
   unrated_.push_back(id);
@@ -222,24 +305,39 @@ void FluidSharing::settle(double now) {
   // resources move: it stays so while what they take fits. Once the flows are rated, one
   // that no longer fits is levelled, and the levels are settled again from there.
   do {
-    level_until_fixed();
-    // The flows of every resource whose level moved are rated by the levels reached; the
-    // others keep their rates (a level that did not move gives what it gave), but for the
-    // flows started now, whatever their resources.
+    level_until_fixed(now);
+    // The flows of every resource whose level moved are rated by the levels reached (a
+    // group's by its clock); the others keep their rates (a level that did not move gives
+    // what it gave), but for the flows started now, whatever their resources: a flow on a
+    // grouped resource rides its group.
     for (const Resource id : moved_) {
-      for (const Member& m : resources_[id].members) {
+      const ResourceState& r = resources_[id];
+      if (r.group != kNoGroup) {
+        follow_level(now, r.group);
+        continue;
+      }
+      for (const Member& m : r.members) {
         if (runs(m)) rerate(now, flows_[m.flow]);
       }
     }
     moved_.clear();
     for (const Flow id : unrated_) {
-      if (flows_[id].running) rerate(now, flows_[id]);
+      const FlowState& f = flows_[id];
+      if (!f.running || f.group != kNoGroup) continue;
+      const auto grouped = std::find_if(f.uses.begin(), f.uses.end(), [this](const Use& u) {
+        return resources_[u.resource].group != kNoGroup;
+      });
+      if (grouped == f.uses.end()) {
+        rerate(now, flows_[id]);
+      } else {
+        join(now, resources_[grouped->resource].group, id);
+      }
     }
     unrated_.clear();
   } while (fills_again());
 }
 
-void FluidSharing::level_until_fixed() {
+void FluidSharing::level_until_fixed(double now) {
   // The resources whose members changed are levelled again. A resource whose level changed
   // changes what its flows may take elsewhere, so their other resources are levelled in turn,
   // and so on until no level changes: max-min's fixed point. (Stopping short of it leaves
@@ -249,8 +347,10 @@ void FluidSharing::level_until_fixed() {
   for (const Resource id : dirty_) {
     ResourceState& r = resources_[id];
     r.dirty = false;
-    // Still unfilled if the flows started on it cannot fill it, whatever their rates.
-    if (!unfilled(r) || r.load + r.arriving >= r.capacity * (1 - kUnfilledMargin)) enqueue(id);
+    // Still unfilled if the flows started on it cannot fill it, whatever their rates, and
+    // more than one runs (a lone flow's link is not unfilled).
+    if (!unfilled(r) || r.running == 1 || r.load + r.arriving >= r.capacity * (1 - kUnfilledMargin))
+      enqueue(id);
     r.arriving = 0;
   }
   dirty_.clear();
@@ -261,20 +361,48 @@ void FluidSharing::level_until_fixed() {
     ResourceState& r = resources_[id];
     r.queued = false;
     const double before = r.level;
-    level_of(id);
-    if (r.level == before || std::abs(r.level - before) <= kRateTolerance * r.level) continue;
+    level_of(id, now);
+    // (A level that became infinite moved, however near the tolerance's product with it.)
+    if (r.level == before ||
+        (r.level != kInfinite && std::abs(r.level - before) <= kRateTolerance * r.level))
+      continue;
     moved_.push_back(id);
+    if (r.group != kNoGroup) {
+      for (const auto& [other, neighbour] : groups_[r.group].neighbours) note_caps_moved(other);
+      continue;
+    }
     for (const Member& m : r.members) {
       if (!runs(m)) continue;
       for (const Use& u : flows_[m.flow].uses) {
-        const ResourceState& other = resources_[u.resource];
-        if (u.resource != id && follows_caps(other) && !unfilled(other)) enqueue(u.resource);
+        if (u.resource == id) continue;
+        // A grouped resource checks again only the members whose caps moved (a sender's
+        // own link, new, moves as its message starts: the root's group need not be scanned).
+        ResourceState& other = resources_[u.resource];
+        if (other.group == kNoGroup) {
+          note_caps_moved(u.resource);
+        } else {
+          other.recheck.push_back(m.flow);
+          enqueue(u.resource);
+        }
       }
     }
   }
+  for (const Resource id : forming_) {
+    if (resources_[id].forming && resources_[id].group == kNoGroup) form_group(now, id);
+    resources_[id].forming = false;
+  }
+  forming_.clear();
+}
+
+void FluidSharing::note_caps_moved(Resource id) {
+  ResourceState& r = resources_[id];
+  if (!follows_caps(r) || unfilled(r)) return;
+  r.caps_moved = true;
+  enqueue(id);
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {
+  if (f.group != kNoGroup) return;  // its group's clock rates it
   const double rate = rate_of(f);
   if (f.rate != 0 && std::abs(rate - f.rate) <= kRateTolerance * rate) return;
   add_load(f, rate - f.rate);
@@ -316,27 +444,231 @@ void FluidSharing::enqueue(Resource id) {
 
 std::optional<std::pair<double, FluidSharing::Flow>> FluidSharing::next_finish() const {
   if (heap_.empty() || heap_.front().finish == kInfinite) return std::nullopt;
-  return std::make_pair(heap_.front().finish, heap_.front().flow);
+  const Flow entry = heap_.front().flow;
+  const Flow flow =
+      (entry & kGroupTag) != 0 ? groups_[entry & ~kGroupTag].riders.front().flow : entry;
+  return std::make_pair(heap_.front().finish, flow);
 }
 
 void FluidSharing::finish(Flow id) {
   FlowState& f = flows_[id];
-  const std::size_t index = f.heap_index;
-  place(index, heap_.back());
-  heap_.pop_back();
-  if (index < heap_.size()) {
-    sift_up(index);
-    sift_down(flows_[heap_[index].flow].heap_index);
+  if (f.group == kNoGroup) {
+    remove_entry(f.heap_index);
+  } else {
+    // The first rider to reach its finish on the group's clock.
+    const std::uint32_t group = f.group;
+    Group& g = groups_[group];
+    pop_rider(g);
+    for (const Use& u : f.uses) {
+      if (u.resource != g.resource && follows_caps(resources_[u.resource])) add_neighbour(f, u, -1);
+    }
+    f.rate = g.level / f.penalty;
+    f.group = kNoGroup;
+    if (g.riders.empty()) {
+      g.clock = 0;
+      g.smallest = kInfinite;
+    }
+    schedule_group(group);
   }
   f.running = false;
+  --running_;
   add_load(f, -f.rate);
   for (const Use& u : f.uses) {
     ResourceState& r = resources_[u.resource];
-    if (!r.shared) remove_weight(r, u.coefficient / f.penalty);
+    const bool followed = follows_caps(r);
+    if (r.shared) {
+      r.weight = r.running > 1 ? r.weight - u.coefficient / f.penalty : 0;
+    } else {
+      remove_weight(r, u.coefficient / f.penalty);
+    }
     --r.running;
+    if (follows_caps(r) != followed) neighbours_change(u.resource, -1);
   }
   mark_dirty(f.uses);
   free_.push_back(id);
+}
+
+void FluidSharing::advance(double now, Group& g) {
+  g.clock += g.level * (now - g.clock_at);
+  g.clock_at = now;
+}
+
+void FluidSharing::form_group(double now, Resource id) {
+  // A flow rides one group: a resource with a member riding another stays without one.
+  for (const Member& m : resources_[id].members) {
+    if (runs(m) && flows_[m.flow].group != kNoGroup) return;
+  }
+  std::uint32_t group = 0;
+  if (free_groups_.empty()) {
+    groups_.emplace_back();
+    group = static_cast<std::uint32_t>(groups_.size() - 1);
+  } else {
+    group = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  ResourceState& r = resources_[id];
+  r.group = group;
+  Group& g = groups_[group];
+  g.resource = id;
+  g.clock = 0;
+  g.clock_at = now;
+  g.level = r.level;
+  g.smallest = kInfinite;
+  for (const Member& m : r.members) {
+    if (!runs(m)) continue;
+    remove_entry(flows_[m.flow].heap_index);
+    enter(now, g, group, m.flow);
+  }
+  schedule_group(group);
+}
+
+void FluidSharing::join(double now, std::uint32_t group, Flow flow) {
+  Group& g = groups_[group];
+  advance(now, g);
+  remove_entry(flows_[flow].heap_index);
+  if (g.clock > kRebaseRatio * g.smallest) rebase(g);
+  enter(now, g, group, flow);
+  schedule_group(group);
+}
+
+void FluidSharing::enter(double now, Group& g, std::uint32_t group, Flow flow) {
+  FlowState& f = flows_[flow];
+  f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.last));
+  f.last = now;
+  const double rate = g.level / f.penalty;
+  add_load(f, rate - f.rate);
+  f.rate = rate;
+  f.group = group;
+  const double amount = f.remaining * f.penalty;
+  if (amount > 0) g.smallest = std::min(g.smallest, amount);
+  push_rider(g, {g.clock + amount, flow});
+  for (const Use& u : f.uses) {
+    if (u.resource != g.resource && follows_caps(resources_[u.resource])) add_neighbour(f, u, 1);
+  }
+}
+
+void FluidSharing::dissolve(double now, Resource id) {
+  ResourceState& r = resources_[id];
+  if (r.group == kNoGroup) return;
+  const std::uint32_t group = r.group;
+  Group& g = groups_[group];
+  advance(now, g);
+  if (g.queued) {
+    remove_entry(g.heap_index);
+    g.queued = false;
+  }
+  for (const Rider& rider : g.riders) {
+    FlowState& f = flows_[rider.flow];
+    f.group = kNoGroup;
+    f.rate = g.level / f.penalty;
+    f.remaining = std::max(0.0, (rider.finish - g.clock) / f.penalty);
+    f.last = now;
+    f.finish = now + f.remaining / f.rate;
+    push_entry({f.finish, rider.flow});
+    unrated_.push_back(rider.flow);
+  }
+  g.riders.clear();
+  g.neighbours.clear();
+  r.group = kNoGroup;
+  free_groups_.push_back(group);
+}
+
+void FluidSharing::follow_level(double now, std::uint32_t group) {
+  Group& g = groups_[group];
+  advance(now, g);
+  const double change = resources_[g.resource].level - g.level;
+  if (change == 0) return;
+  g.level += change;
+  for (const auto& [id, neighbour] : g.neighbours) {
+    ResourceState& r = resources_[id];
+    if (!r.shared) continue;
+    r.load += neighbour.weight * change;
+    if (change > 0 && unfilled(r) && !r.growing) {
+      r.growing = true;
+      growing_.push_back(id);
+    }
+  }
+  schedule_group(group);
+}
+
+void FluidSharing::add_neighbour(const FlowState& f, const Use& use, int sign) {
+  Group& g = groups_[f.group];
+  Neighbour& n = g.neighbours[use.resource];
+  if (sign > 0) {
+    n.weight += use.coefficient / f.penalty;
+    ++n.riders;
+  } else if (--n.riders == 0) {
+    g.neighbours.erase(use.resource);
+  } else {
+    n.weight -= use.coefficient / f.penalty;
+  }
+}
+
+void FluidSharing::neighbours_change(Resource id, int sign) {
+  for (const Member& m : resources_[id].members) {
+    if (!runs(m)) continue;
+    const FlowState& f = flows_[m.flow];
+    if (f.group == kNoGroup || groups_[f.group].resource == id) continue;
+    add_neighbour(f, {id, m.coefficient}, sign);
+  }
+}
+
+void FluidSharing::schedule_group(std::uint32_t group) {
+  Group& g = groups_[group];
+  if (g.riders.empty()) {
+    if (g.queued) remove_entry(g.heap_index);
+    g.queued = false;
+    return;
+  }
+  const double finish = g.clock_at + std::max(0.0, g.riders.front().finish - g.clock) / g.level;
+  if (!g.queued) {
+    g.queued = true;
+    push_entry({finish, group | kGroupTag});
+    return;
+  }
+  HeapEntry& entry = heap_[g.heap_index];
+  const double before = entry.finish;
+  entry.finish = finish;
+  if (finish < before) {
+    sift_up(g.heap_index);
+  } else {
+    sift_down(g.heap_index);
+  }
+}
+
+void FluidSharing::push_rider(Group& g, Rider rider) {
+  std::size_t index = g.riders.size();
+  g.riders.push_back(rider);
+  while (index > 0) {
+    const std::size_t parent = (index - 1) / 2;
+    if (!(rider.finish < g.riders[parent].finish)) break;
+    g.riders[index] = g.riders[parent];
+    index = parent;
+  }
+  g.riders[index] = rider;
+}
+
+void FluidSharing::pop_rider(Group& g) {
+  const Rider last = g.riders.back();
+  g.riders.pop_back();
+  if (g.riders.empty()) return;
+  std::size_t index = 0;
+  for (;;) {
+    std::size_t child = 2 * index + 1;
+    if (child >= g.riders.size()) break;
+    if (child + 1 < g.riders.size() && g.riders[child + 1].finish < g.riders[child].finish) ++child;
+    if (!(g.riders[child].finish < last.finish)) break;
+    g.riders[index] = g.riders[child];
+    index = child;
+  }
+  g.riders[index] = last;
+}
+
+void FluidSharing::rebase(Group& g) {
+  // Subtracting the clock from every finish keeps their order.
+  for (Rider& rider : g.riders) rider.finish -= g.clock;
+  g.clock = 0;
+  g.smallest = kInfinite;
 }
 
 }  // namespace p3s::sim

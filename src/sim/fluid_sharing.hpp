@@ -10,10 +10,19 @@
 // a link that N flows cross, N. A FATPIPE link bounds each flow on its own, as SimGrid's
 // maximum constraint does: its level is set by the heaviest of its flows not held back
 // elsewhere, and does not move while they all weigh the same (src/sim/README.md).
+//
+// A shared resource whose flows all take an even share (none held back elsewhere) and that
+// carries at least kGroupMin of them forms a *group*: its flows, its riders, progress on one
+// virtual clock that runs at its level, as in fair queueing. Each rider ends when the clock
+// reaches its virtual finish, so a move of the level costs the group's clock and its place in
+// the finish heap, not a re-rating of every rider; and while its flows come and go without
+// their other resources moving, the level is the capacity over the riders' weight, found
+// without a scan. So the N messages of an incast cost O(log N) each, not O(N).
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -47,9 +56,10 @@ class FluidSharing {
   // Ends `flow` at `now` (what next_finish returned); settle() re-rates its neighbours.
   void finish(Flow flow);
 
-  std::size_t running() const { return heap_.size(); }
+  std::size_t running() const { return running_; }
 
  private:
+  static constexpr std::uint32_t kNoGroup = std::numeric_limits<std::uint32_t>::max();
   struct FlowState {
     double remaining = 0;
     double rate = 0;
@@ -59,7 +69,8 @@ class FluidSharing {
     std::span<const Use> uses;
     double finish = 0;  // when it ends at its present rate
     std::uint32_t heap_index = 0;
-    std::uint32_t generation = 0;  // how often its id was given to a flow
+    std::uint32_t generation = 0;    // how often its id was given to a flow
+    std::uint32_t group = kNoGroup;  // the group it rides, if any
     bool running = false;
   };
   // A flow on a resource, as of its `generation`: an ended flow's members are dropped when the
@@ -72,25 +83,65 @@ class FluidSharing {
   struct ResourceState {
     double capacity = 0;
     bool shared = true;
-    double level = 0;           // a flow of penalty p may take level / p here
-    double load = 0;            // shared: what its flows take of it (coefficient x rate)
-    double arriving = 0;        // unfilled: the most the flows started on it may take
-    bool queued = false;        // to be levelled in this settle()
-    bool dirty = false;         // its members changed since the last settle()
-    bool growing = false;       // unfilled, and a flow of it takes more since the last check
-    std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
+    double level = 0;             // a flow of penalty p may take level / p here
+    double load = 0;              // shared: what its flows take of it (coefficient x rate)
+    double arriving = 0;          // unfilled: the most the flows started on it may take
+    bool queued = false;          // to be levelled in this settle()
+    bool dirty = false;           // its members changed since the last settle()
+    bool growing = false;         // unfilled, and a flow of it takes more since the last check
+    bool caps_moved = false;      // a level its flows see elsewhere moved since it was levelled
+    bool forming = false;         // to form a group once levelled (level_until_fixed())
+    std::uint32_t running = 0;    // its members that run (`members` may hold ended ones)
+    std::uint32_t unchecked = 0;  // members started since it was last levelled (the last ones)
+    std::uint32_t group = kNoGroup;
+    double weight = 0;  // shared: its running members' weights (coefficient / penalty)
+    // Grouped: at most the least a rider may take elsewhere (x its penalty), as last seen,
+    // and the riders whose other resources moved since, to check again.
+    double floor = 0;
+    std::vector<Flow> recheck;
     std::vector<Member> members;
     // FATPIPE: its running members' weights (coefficient / penalty), each with its count.
     std::vector<std::pair<double, std::uint32_t>> weights;
   };
 
+  // Fewer flows than this on a resource gain nothing from a group.
+  static constexpr std::uint32_t kGroupMin = 8;
+  struct Rider {
+    double finish;  // on the group's clock: where it ends
+    Flow flow;
+  };
+  // A rider's resources other than the group's that follow caps (their level moves with the
+  // riders' rates) or are unfilled (their load does): per resource, the riders' summed
+  // coefficient / penalty, so that a move of the group's level reaches each resource once.
+  struct Neighbour {
+    double weight = 0;
+    std::uint32_t riders = 0;
+  };
+  struct Group {
+    Resource resource = 0;
+    double clock = 0;           // a rider of penalty p progresses clock / p
+    double clock_at = 0;        // when `clock` was last brought up to date
+    double level = 0;           // the level the clock runs at (the resource's, once rated)
+    double smallest = 0;        // the least virtual amount joined since the clock was last rebased
+    std::vector<Rider> riders;  // a binary min-heap on their finish
+    std::unordered_map<Resource, Neighbour> neighbours;
+    std::uint32_t heap_index = 0;
+    bool queued = false;  // its next finish is in the finish heap
+  };
+  // The finish heap holds flows and groups: a group's entry carries this tag.
+  static constexpr Flow kGroupTag = Flow{1} << 31;
+
   // The least `f` may take on its resources other than `except`, and within its bound.
   double cap_elsewhere(const FlowState& f, Resource except) const;
   static constexpr Resource kNoResource = std::numeric_limits<Resource>::max();
   // Levels the resources whose members changed, and those their moves reach, until no level
-  // moves; the moved ones are left in moved_.
-  void level_until_fixed();
-  void level_of(Resource id);
+  // moves; the moved ones are left in moved_. Groups found uneven are dissolved at `now`, and
+  // those of resources found even formed.
+  void level_until_fixed(double now);
+  void level_of(Resource id, double now);
+  // A level resource `id`'s flows see elsewhere moved: it is levelled again, in full, if its
+  // level depends on them.
+  void note_caps_moved(Resource id);
   void level_of_fatpipe(ResourceState& r, Resource id);
   // Whether a resource's level depends on what its flows may take elsewhere: not for a flow
   // alone, nor on a FATPIPE link whose flows weigh the same.
@@ -112,6 +163,30 @@ class FluidSharing {
   // Below this share of its capacity, an unfilled resource stays so without levelling.
   static constexpr double kUnfilledMargin = 1e-9;
   double rate_of(const FlowState& f) const;
+  // What `f` takes now: its group's level over its penalty if it rides one.
+  double current_rate(const FlowState& f) const;
+  // Forms a group of resource `id`'s members at its level, if none rides another group.
+  void form_group(double now, Resource id);
+  // Ends resource `id`'s group: its riders become flows of their own, to be rated again.
+  void dissolve(double now, Resource id);
+  // A flow started now joins a group; it enters it, as every member of a group formed does,
+  // with what it has left at `now`.
+  void join(double now, std::uint32_t group, Flow flow);
+  void enter(double now, Group& g, std::uint32_t group, Flow flow);
+  // Brings the group's clock up to `now` at the level it ran at.
+  static void advance(double now, Group& g);
+  // Moves the group's clock to the level its resource has now, and its neighbours' loads.
+  void follow_level(double now, std::uint32_t group);
+  // Adds `sign` x `f`'s weight to its group's neighbour `r`.
+  void add_neighbour(const FlowState& f, const Use& use, int sign);
+  // Resource `id` now follows caps, or no longer does: its riders of other groups count it
+  // as a neighbour, or no longer do.
+  void neighbours_change(Resource id, int sign);
+  void schedule_group(std::uint32_t group);
+  void push_rider(Group& g, Rider rider);
+  void pop_rider(Group& g);
+  void rebase(Group& g);
+
   void mark_dirty(std::span<const Use> uses);
   void rerate(double now, FlowState& f);
   void enqueue(Resource id);
@@ -127,6 +202,9 @@ class FluidSharing {
     Flow flow;
   };
   void place(std::size_t index, HeapEntry entry);
+  std::uint32_t& heap_index(Flow entry);
+  void remove_entry(std::size_t index);
+  void push_entry(HeapEntry entry);
   void sift_up(std::size_t index);
   void sift_down(std::size_t index);
 
@@ -141,6 +219,10 @@ class FluidSharing {
   std::vector<Resource> filled_;                    // unfilled ones filled now
   std::vector<Resource> dirty_;                     // resources whose members changed
   std::vector<Flow> unrated_;                       // flows started since the last settle
+  std::vector<Resource> forming_;                   // resources to form a group of
+  std::vector<Group> groups_;
+  std::vector<std::uint32_t> free_groups_;
+  std::size_t running_ = 0;
 };
 
 }  // namespace p3s::sim
