@@ -23,19 +23,6 @@ FluidSharing::Resource FluidSharing::add_resource(double capacity, bool shared) 
   return static_cast<Resource>(resources_.size() - 1);
 }
 
-bool FluidSharing::runs(const Member& m) const {
-  const FlowState& f = flows_[m.flow];
-  return f.running && f.generation == m.generation;
-}
-
-bool FluidSharing::unfilled(const ResourceState& r) {
-  return r.shared && r.level == kInfinite;
-}
-
-bool FluidSharing::follows_caps(const ResourceState& r) {
-  return r.shared ? r.running > 1 : r.weights.size() > 1;
-}
-
 void FluidSharing::add_weight(ResourceState& r, double weight) {
   const auto it = std::find_if(r.weights.begin(), r.weights.end(),
                                [weight](const auto& w) { return w.first == weight; });
@@ -70,33 +57,31 @@ void FluidSharing::level_of(Resource id, double now) {
   ResourceState& r = resources_[id];
   if (!r.shared) return level_of_fatpipe(r, id);
   r.forming = false;
-  if (r.group != kNoGroup && !r.caps_moved && r.running > 1) {
+  if (r.group != kNoGroup && !groups_[r.group].caps_moved && r.running > 1) {
     // Only flows came and went, and none of their other resources moved: the riders may
     // still take an even share if the least any of them may take elsewhere, and what the new
     // ones may, allow it.
-    const double even = r.capacity / r.weight;
-    double floor = r.floor;
+    Group& g = groups_[r.group];
+    const double even = r.capacity / g.weight;
+    double floor = g.floor;
     const auto check = [&](const FlowState& f) {
       floor = std::min(floor, cap_elsewhere(f, id) * f.penalty);
     };
     const std::size_t n = r.members.size();
-    for (std::size_t i = n - std::min<std::size_t>(r.unchecked, n); i < n; ++i) {
+    for (std::size_t i = n - std::min<std::size_t>(g.unchecked, n); i < n; ++i) {
       if (runs(r.members[i])) check(flows_[r.members[i].flow]);
     }
-    for (const Flow flow : r.recheck) {
+    for (const Flow flow : g.recheck) {
       if (flows_[flow].running) check(flows_[flow]);
     }
-    r.unchecked = 0;
-    r.recheck.clear();
+    g.unchecked = 0;
+    g.recheck.clear();
     if (floor >= even) {
       r.level = even;
-      r.floor = floor;
+      g.floor = floor;
       return;
     }
   }
-  r.caps_moved = false;
-  r.unchecked = 0;
-  r.recheck.clear();
   // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
@@ -111,7 +96,6 @@ void FluidSharing::level_of(Resource id, double now) {
     r.load += m.coefficient * current_rate(f);
     scratch_.emplace_back(cap_elsewhere(f, id) * f.penalty, w);
   }
-  r.weight = weight;
   if (weight <= 0) {
     dissolve(now, id);
     r.level = kInfinite;
@@ -132,8 +116,14 @@ void FluidSharing::level_of(Resource id, double now) {
   const double floor = std::min_element(scratch_.begin(), scratch_.end())->first;
   if (floor >= even) {
     r.level = even;
-    r.floor = floor;
-    if (r.group == kNoGroup && r.running >= kGroupMin) {
+    if (r.group != kNoGroup) {
+      Group& g = groups_[r.group];
+      g.weight = weight;
+      g.floor = floor;
+      g.caps_moved = false;
+      g.unchecked = 0;
+      g.recheck.clear();
+    } else if (r.running >= kGroupMin) {
       r.forming = true;
       forming_.push_back(id);
     }
@@ -255,25 +245,22 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   push_entry({kInfinite, id});
   ++f.generation;
   ++running_;
-  // A flow rides one group at most: of the groups it would join, all but the first end.
-  bool grouped = false;
-  for (const Use& u : uses) {
-    if (resources_[u.resource].group == kNoGroup) continue;
-    if (grouped) dissolve(now, u.resource);
-    grouped = true;
-  }
   // The most it may ever take: its bound, and no resource's capacity exceeded by it alone.
   double ceiling = f.bound;
   for (const Use& u : uses)
     ceiling = std::min(ceiling, resources_[u.resource].capacity / u.coefficient);
+  // A flow rides one group at most: of the groups it would join, all but the first end.
+  bool grouped = false;
   for (const Use& u : uses) {
     ResourceState& r = resources_[u.resource];
+    if (r.group != kNoGroup && grouped) dissolve(now, u.resource);
     if (unfilled(r)) r.arriving += u.coefficient * ceiling;
     const bool followed = follows_caps(r);
-    if (r.shared) {
-      r.weight += u.coefficient / f.penalty;
-    } else {
-      add_weight(r, u.coefficient / f.penalty);
+    if (!r.shared) add_weight(r, u.coefficient / f.penalty);
+    if (r.group != kNoGroup) {
+      grouped = true;
+      groups_[r.group].weight += u.coefficient / f.penalty;
+      ++groups_[r.group].unchecked;
     }
     // Members of ended flows go when they outnumber the running ones: a resource that is
     // not levelled again (unfilled, or FATPIPE) drops none otherwise.
@@ -281,8 +268,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
       std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
     r.members.push_back({id, f.generation, u.coefficient});
     ++r.running;
-    ++r.unchecked;
-    if (follows_caps(r) != followed) neighbours_change(u.resource, 1);
+    if (live_groups_ > 0 && follows_caps(r) != followed) neighbours_change(u.resource, 1);
   }
   mark_dirty(uses);
   unrated_.push_back(id);
@@ -381,7 +367,7 @@ void FluidSharing::level_until_fixed(double now) {
         if (other.group == kNoGroup) {
           note_caps_moved(u.resource);
         } else {
-          other.recheck.push_back(m.flow);
+          groups_[other.group].recheck.push_back(m.flow);
           enqueue(u.resource);
         }
       }
@@ -392,13 +378,6 @@ void FluidSharing::level_until_fixed(double now) {
     resources_[id].forming = false;
   }
   forming_.clear();
-}
-
-void FluidSharing::note_caps_moved(Resource id) {
-  ResourceState& r = resources_[id];
-  if (!follows_caps(r) || unfilled(r)) return;
-  r.caps_moved = true;
-  enqueue(id);
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {
@@ -476,13 +455,13 @@ void FluidSharing::finish(Flow id) {
   for (const Use& u : f.uses) {
     ResourceState& r = resources_[u.resource];
     const bool followed = follows_caps(r);
-    if (r.shared) {
-      r.weight = r.running > 1 ? r.weight - u.coefficient / f.penalty : 0;
-    } else {
-      remove_weight(r, u.coefficient / f.penalty);
+    if (!r.shared) remove_weight(r, u.coefficient / f.penalty);
+    if (r.group != kNoGroup) {
+      Group& g = groups_[r.group];
+      g.weight = r.running > 1 ? g.weight - u.coefficient / f.penalty : 0;
     }
     --r.running;
-    if (follows_caps(r) != followed) neighbours_change(u.resource, -1);
+    if (live_groups_ > 0 && follows_caps(r) != followed) neighbours_change(u.resource, -1);
   }
   mark_dirty(f.uses);
   free_.push_back(id);
@@ -508,14 +487,21 @@ void FluidSharing::form_group(double now, Resource id) {
   }
   ResourceState& r = resources_[id];
   r.group = group;
+  ++live_groups_;
   Group& g = groups_[group];
   g.resource = id;
   g.clock = 0;
   g.clock_at = now;
   g.level = r.level;
   g.smallest = kInfinite;
+  // The members all take an even share: what each may take elsewhere is at least the level.
+  g.floor = r.level;
+  g.weight = 0;
+  g.unchecked = 0;
+  g.caps_moved = false;
   for (const Member& m : r.members) {
     if (!runs(m)) continue;
+    g.weight += m.coefficient / flows_[m.flow].penalty;
     remove_entry(flows_[m.flow].heap_index);
     enter(now, g, group, m.flow);
   }
@@ -570,6 +556,7 @@ void FluidSharing::dissolve(double now, Resource id) {
   g.riders.clear();
   g.neighbours.clear();
   r.group = kNoGroup;
+  --live_groups_;
   free_groups_.push_back(group);
 }
 

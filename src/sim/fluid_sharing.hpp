@@ -82,23 +82,16 @@ class FluidSharing {
   };
   struct ResourceState {
     double capacity = 0;
+    double level = 0;     // a flow of penalty p may take level / p here
+    double load = 0;      // shared: what its flows take of it (coefficient x rate)
+    double arriving = 0;  // unfilled: the most the flows started on it may take
     bool shared = true;
-    double level = 0;             // a flow of penalty p may take level / p here
-    double load = 0;              // shared: what its flows take of it (coefficient x rate)
-    double arriving = 0;          // unfilled: the most the flows started on it may take
-    bool queued = false;          // to be levelled in this settle()
-    bool dirty = false;           // its members changed since the last settle()
-    bool growing = false;         // unfilled, and a flow of it takes more since the last check
-    bool caps_moved = false;      // a level its flows see elsewhere moved since it was levelled
-    bool forming = false;         // to form a group once levelled (level_until_fixed())
-    std::uint32_t running = 0;    // its members that run (`members` may hold ended ones)
-    std::uint32_t unchecked = 0;  // members started since it was last levelled (the last ones)
+    bool queued = false;        // to be levelled in this settle()
+    bool dirty = false;         // its members changed since the last settle()
+    bool growing = false;       // unfilled, and a flow of it takes more since the last check
+    bool forming = false;       // to form a group once levelled (level_until_fixed())
+    std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::uint32_t group = kNoGroup;
-    double weight = 0;  // shared: its running members' weights (coefficient / penalty)
-    // Grouped: at most the least a rider may take elsewhere (x its penalty), as last seen,
-    // and the riders whose other resources moved since, to check again.
-    double floor = 0;
-    std::vector<Flow> recheck;
     std::vector<Member> members;
     // FATPIPE: its running members' weights (coefficient / penalty), each with its count.
     std::vector<std::pair<double, std::uint32_t>> weights;
@@ -124,6 +117,15 @@ class FluidSharing {
     double level = 0;           // the level the clock runs at (the resource's, once rated)
     double smallest = 0;        // the least virtual amount joined since the clock was last rebased
     std::vector<Rider> riders;  // a binary min-heap on their finish
+    // The resource's running members' weights (coefficient / penalty), kept as they come and
+    // go; at most the least a member may take elsewhere (x its penalty), as last seen; the
+    // members whose other resources moved since, and how many started since (the last
+    // ones), to check; whether a level all of them see elsewhere moved (check them all).
+    double weight = 0;
+    double floor = 0;
+    std::vector<Flow> recheck;
+    std::uint32_t unchecked = 0;
+    bool caps_moved = false;
     std::unordered_map<Resource, Neighbour> neighbours;
     std::uint32_t heap_index = 0;
     bool queued = false;  // its next finish is in the finish heap
@@ -141,13 +143,23 @@ class FluidSharing {
   void level_of(Resource id, double now);
   // A level resource `id`'s flows see elsewhere moved: it is levelled again, in full, if its
   // level depends on them.
-  void note_caps_moved(Resource id);
+  void note_caps_moved(Resource id) {
+    ResourceState& r = resources_[id];
+    if (!follows_caps(r) || unfilled(r)) return;
+    if (r.group != kNoGroup) groups_[r.group].caps_moved = true;
+    enqueue(id);
+  }
   void level_of_fatpipe(ResourceState& r, Resource id);
   // Whether a resource's level depends on what its flows may take elsewhere: not for a flow
   // alone, nor on a FATPIPE link whose flows weigh the same.
-  static bool follows_caps(const ResourceState& r);
+  static bool follows_caps(const ResourceState& r) {
+    return r.shared ? r.running > 1 : r.weights.size() > 1;
+  }
   // Whether `m` is still its flow's (members of ended flows are dropped lazily).
-  bool runs(const Member& m) const;
+  bool runs(const Member& m) const {
+    const FlowState& f = flows_[m.flow];
+    return f.running && f.generation == m.generation;
+  }
   // A FATPIPE resource's running members' weights, counted.
   static void add_weight(ResourceState& r, double weight);
   static void remove_weight(ResourceState& r, double weight);
@@ -159,7 +171,9 @@ class FluidSharing {
   bool fills_again();
   // A shared resource its flows do not fill: its level is infinite, and it is not levelled
   // again while what they take fits (settle()).
-  static bool unfilled(const ResourceState& r);
+  static bool unfilled(const ResourceState& r) {
+    return r.shared && r.level == std::numeric_limits<double>::infinity();
+  }
   // Below this share of its capacity, an unfilled resource stays so without levelling.
   static constexpr double kUnfilledMargin = 1e-9;
   double rate_of(const FlowState& f) const;
@@ -223,6 +237,7 @@ class FluidSharing {
   std::vector<Group> groups_;
   std::vector<std::uint32_t> free_groups_;
   std::size_t running_ = 0;
+  std::size_t live_groups_ = 0;  // groups formed and not ended: riders may exist
 };
 
 }  // namespace p3s::sim
