@@ -96,6 +96,14 @@ void FluidSharing::level_of(Resource id, double now) {
     r.load += m.coefficient * current_rate(f);
     scratch_.emplace_back(cap_elsewhere(f, id) * f.penalty, w);
   }
+  // The riders of a group take an even share of its resource, the least of their levels
+  // elsewhere: here they count as one member of their summed weight.
+  for (const RiderShare& share : r.shares) {
+    const Group& g = groups_[share.group];
+    weight += share.weight;
+    r.load += share.weight * g.level;
+    scratch_.emplace_back(resources_[g.resource].level, share.weight);
+  }
   if (weight <= 0) {
     dissolve(now, id);
     r.level = kInfinite;
@@ -105,7 +113,7 @@ void FluidSharing::level_of(Resource id, double now) {
   // is the least of the two either way, and a level that does not follow its other resources
   // need not be levelled again when they move (the N senders to one root each alone on their
   // own link).
-  if (r.members.size() == 1) {
+  if (r.running == 1) {
     dissolve(now, id);
     r.level = r.capacity / weight;
     return;
@@ -330,19 +338,12 @@ void FluidSharing::level_until_fixed(double now) {
   // levels that do not agree, and rates far off: +96 % on a fat tree.) Where the levels do not
   // move, as around a stencil's exchange, it stops at the flows' own links.
   work_.clear();
-  for (const Resource id : dirty_) {
-    ResourceState& r = resources_[id];
-    r.dirty = false;
-    // Still unfilled if the flows started on it cannot fill it, whatever their rates, and
-    // more than one runs (a lone flow's link is not unfilled).
-    if (!unfilled(r) || r.running == 1 || r.load + r.arriving >= r.capacity * (1 - kUnfilledMargin))
-      enqueue(id);
-    r.arriving = 0;
-  }
-  dirty_.clear();
   for (const Resource id : filled_) enqueue(id);
   filled_.clear();
-  for (std::size_t next = 0; next < work_.size(); ++next) {
+  // (A group ended while levelling marks its riders' resources dirty: they are taken too.)
+  for (std::size_t next = 0;; ++next) {
+    take_dirty();
+    if (next == work_.size()) break;
     const Resource id = work_[next];
     ResourceState& r = resources_[id];
     r.queued = false;
@@ -356,6 +357,14 @@ void FluidSharing::level_until_fixed(double now) {
     if (r.group != kNoGroup) {
       for (const auto& [other, neighbour] : groups_[r.group].neighbours) note_caps_moved(other);
       continue;
+    }
+    // A group whose riders cross it sees their saturation fall to its level, at most: it is
+    // levelled again if that is below what it last saw.
+    for (const RiderShare& share : r.shares) {
+      Group& g = groups_[share.group];
+      if (r.level >= g.floor) continue;
+      g.floor = r.level;
+      enqueue(g.resource);
     }
     for (const Member& m : r.members) {
       if (!runs(m)) continue;
@@ -378,6 +387,19 @@ void FluidSharing::level_until_fixed(double now) {
     resources_[id].forming = false;
   }
   forming_.clear();
+}
+
+void FluidSharing::take_dirty() {
+  for (const Resource id : dirty_) {
+    ResourceState& r = resources_[id];
+    r.dirty = false;
+    // Still unfilled if the flows started on it cannot fill it, whatever their rates, and
+    // more than one runs (a lone flow's link is not unfilled).
+    if (!unfilled(r) || r.running == 1 || r.load + r.arriving >= r.capacity * (1 - kUnfilledMargin))
+      enqueue(id);
+    r.arriving = 0;
+  }
+  dirty_.clear();
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {
@@ -439,7 +461,7 @@ void FluidSharing::finish(Flow id) {
     Group& g = groups_[group];
     pop_rider(g);
     for (const Use& u : f.uses) {
-      if (u.resource != g.resource && follows_caps(resources_[u.resource])) add_neighbour(f, u, -1);
+      if (u.resource != g.resource) share(f, u, -1);
     }
     f.rate = g.level / f.penalty;
     f.group = kNoGroup;
@@ -473,10 +495,8 @@ void FluidSharing::advance(double now, Group& g) {
 }
 
 void FluidSharing::form_group(double now, Resource id) {
-  // A flow rides one group: a resource with a member riding another stays without one.
-  for (const Member& m : resources_[id].members) {
-    if (runs(m) && flows_[m.flow].group != kNoGroup) return;
-  }
+  // A flow rides one group: a resource that riders of another cross stays without one.
+  if (!resources_[id].shares.empty()) return;
   std::uint32_t group = 0;
   if (free_groups_.empty()) {
     groups_.emplace_back();
@@ -499,12 +519,16 @@ void FluidSharing::form_group(double now, Resource id) {
   g.weight = 0;
   g.unchecked = 0;
   g.caps_moved = false;
-  for (const Member& m : r.members) {
-    if (!runs(m)) continue;
+  // Entering gives each member a new entry here: the old ones go first.
+  std::erase_if(r.members, [this](const Member& m) { return !runs(m); });
+  forming_members_.swap(r.members);
+  r.members.clear();
+  for (const Member& m : forming_members_) {
     g.weight += m.coefficient / flows_[m.flow].penalty;
     remove_entry(flows_[m.flow].heap_index);
     enter(now, g, group, m.flow);
   }
+  forming_members_.clear();
   schedule_group(group);
 }
 
@@ -528,8 +552,13 @@ void FluidSharing::enter(double now, Group& g, std::uint32_t group, Flow flow) {
   const double amount = f.remaining * f.penalty;
   if (amount > 0) g.smallest = std::min(g.smallest, amount);
   push_rider(g, {g.clock + amount, flow});
+  // Its entries elsewhere go: on its other shared resources it counts by its group's share.
+  ++f.generation;
   for (const Use& u : f.uses) {
-    if (u.resource != g.resource && follows_caps(resources_[u.resource])) add_neighbour(f, u, 1);
+    ResourceState& r = resources_[u.resource];
+    if (u.resource == g.resource || !r.shared)
+      r.members.push_back({flow, f.generation, u.coefficient});
+    if (u.resource != g.resource) share(f, u, 1);
   }
 }
 
@@ -543,9 +572,18 @@ void FluidSharing::dissolve(double now, Resource id) {
     remove_entry(g.heap_index);
     g.queued = false;
   }
+  // Each rider becomes a flow of its own, a member of each of its resources again: they are
+  // levelled again, and it is rated again.
   for (const Rider& rider : g.riders) {
     FlowState& f = flows_[rider.flow];
+    for (const Use& u : f.uses) {
+      if (u.resource != id) share(f, u, -1);
+    }
     f.group = kNoGroup;
+    ++f.generation;
+    for (const Use& u : f.uses)
+      resources_[u.resource].members.push_back({rider.flow, f.generation, u.coefficient});
+    mark_dirty(f.uses);
     f.rate = g.level / f.penalty;
     f.remaining = std::max(0.0, (rider.finish - g.clock) / f.penalty);
     f.last = now;
@@ -578,25 +616,54 @@ void FluidSharing::follow_level(double now, std::uint32_t group) {
   schedule_group(group);
 }
 
-void FluidSharing::add_neighbour(const FlowState& f, const Use& use, int sign) {
-  Group& g = groups_[f.group];
-  Neighbour& n = g.neighbours[use.resource];
+void FluidSharing::share(const FlowState& f, const Use& use, int sign) {
+  ResourceState& r = resources_[use.resource];
+  const double weight = use.coefficient / f.penalty;
+  if (follows_caps(r)) add_neighbour(f.group, use.resource, weight, 1, sign);
+  if (!r.shared) return;  // a FATPIPE link keeps its riders as members
+  const auto it = std::find_if(r.shares.begin(), r.shares.end(),
+                               [&f](const RiderShare& s) { return s.group == f.group; });
   if (sign > 0) {
-    n.weight += use.coefficient / f.penalty;
-    ++n.riders;
-  } else if (--n.riders == 0) {
-    g.neighbours.erase(use.resource);
+    if (it == r.shares.end()) {
+      r.shares.push_back({f.group, 1, weight});
+    } else {
+      ++it->riders;
+      it->weight += weight;
+    }
+  } else if (--it->riders == 0) {
+    r.shares.erase(it);
   } else {
-    n.weight -= use.coefficient / f.penalty;
+    it->weight -= weight;
+  }
+}
+
+void FluidSharing::add_neighbour(std::uint32_t group, Resource id, double weight,
+                                 std::uint32_t riders, int sign) {
+  Group& g = groups_[group];
+  if (sign > 0) {
+    Neighbour& n = g.neighbours[id];
+    n.weight += weight;
+    n.riders += riders;
+    return;
+  }
+  const auto it = g.neighbours.find(id);
+  it->second.riders -= riders;
+  if (it->second.riders == 0) {
+    g.neighbours.erase(it);
+  } else {
+    it->second.weight -= weight;
   }
 }
 
 void FluidSharing::neighbours_change(Resource id, int sign) {
-  for (const Member& m : resources_[id].members) {
+  const ResourceState& r = resources_[id];
+  for (const RiderShare& share : r.shares)
+    add_neighbour(share.group, id, share.weight, share.riders, sign);
+  if (r.shared) return;
+  for (const Member& m : r.members) {
     if (!runs(m)) continue;
     const FlowState& f = flows_[m.flow];
-    if (f.group == kNoGroup || groups_[f.group].resource == id) continue;
-    add_neighbour(f, {id, m.coefficient}, sign);
+    if (f.group != kNoGroup) add_neighbour(f.group, id, m.coefficient / f.penalty, 1, sign);
   }
 }
 

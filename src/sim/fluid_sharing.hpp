@@ -17,7 +17,8 @@
 // reaches its virtual finish, so a move of the level costs the group's clock and its place in
 // the finish heap, not a re-rating of every rider; and while its flows come and go without
 // their other resources moving, the level is the capacity over the riders' weight, found
-// without a scan. So the N messages of an incast cost O(log N) each, not O(N).
+// without a scan. On the riders' other shared resources the group counts as one member of
+// their summed weight. So the N messages of an incast cost O(log N) each, not O(N).
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -80,6 +81,11 @@ class FluidSharing {
     std::uint32_t generation;
     double coefficient;
   };
+  struct RiderShare {
+    std::uint32_t group;
+    std::uint32_t riders;
+    double weight;  // their coefficients here over their penalties, summed
+  };
   struct ResourceState {
     double capacity = 0;
     double level = 0;     // a flow of penalty p may take level / p here
@@ -92,7 +98,9 @@ class FluidSharing {
     bool forming = false;       // to form a group once levelled (level_until_fixed())
     std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::uint32_t group = kNoGroup;
-    std::vector<Member> members;
+    std::vector<Member> members;  // its flows but the riders of other groups, if shared
+    // Shared: the riders of groups crossing it (not its own group's), one share per group.
+    std::vector<RiderShare> shares;
     // FATPIPE: its running members' weights (coefficient / penalty), each with its count.
     std::vector<std::pair<double, std::uint32_t>> weights;
   };
@@ -141,6 +149,8 @@ class FluidSharing {
   // those of resources found even formed.
   void level_until_fixed(double now);
   void level_of(Resource id, double now);
+  // Takes the resources marked dirty into this settle's levelling.
+  void take_dirty();
   // A level resource `id`'s flows see elsewhere moved: it is levelled again, in full, if its
   // level depends on them.
   void note_caps_moved(Resource id) {
@@ -191,8 +201,11 @@ class FluidSharing {
   static void advance(double now, Group& g);
   // Moves the group's clock to the level its resource has now, and its neighbours' loads.
   void follow_level(double now, std::uint32_t group);
-  // Adds `sign` x `f`'s weight to its group's neighbour `r`.
-  void add_neighbour(const FlowState& f, const Use& use, int sign);
+  // Adds (`sign` > 0) or removes rider `f`'s use of a resource other than its group's: to
+  // the resource's share of that group, and to the group's neighbours if it follows caps.
+  void share(const FlowState& f, const Use& use, int sign);
+  void add_neighbour(std::uint32_t group, Resource id, double weight, std::uint32_t riders,
+                     int sign);
   // Resource `id` now follows caps, or no longer does: its riders of other groups count it
   // as a neighbour, or no longer do.
   void neighbours_change(Resource id, int sign);
@@ -234,6 +247,7 @@ class FluidSharing {
   std::vector<Resource> dirty_;                     // resources whose members changed
   std::vector<Flow> unrated_;                       // flows started since the last settle
   std::vector<Resource> forming_;                   // resources to form a group of
+  std::vector<Member> forming_members_;             // the members of the one forming
   std::vector<Group> groups_;
   std::vector<std::uint32_t> free_groups_;
   std::size_t running_ = 0;

@@ -158,12 +158,15 @@ TEST(FluidSharing, AFatpipeLinkBoundsItsFlowsByTheHeaviest) {
 
 // Flows on shared links as max-min defines them, re-solved from scratch at every start and
 // finish by progressive filling: the truth the fluid sharing (settled around what changed,
-// its groups on one clock) must give. Each flow: a start, an amount, and its links with their
-// coefficients; penalties 1, no bounds.
+// its groups on one clock) must give. Each flow: a start, an amount, its links with their
+// coefficients, a penalty (it is served in proportion to 1 / penalty) and a bound (none if
+// not positive).
 struct ReferenceFlow {
   double start;
   double amount;
   std::vector<FluidSharing::Use> uses;
+  double penalty = 1;
+  double bound = -1;
 };
 
 std::vector<double> reference_rates(const std::vector<double>& capacity,
@@ -172,16 +175,23 @@ std::vector<double> reference_rates(const std::vector<double>& capacity,
   std::vector<double> rate(flows.size(), 0);
   std::vector<bool> fixed(flows.size(), false);
   std::vector<double> left = capacity;
+  const auto fix = [&](std::size_t f, double value) {
+    fixed[f] = true;
+    rate[f] = value;
+    for (const auto& u : flows[f].uses) left[u.resource] -= u.coefficient * value;
+  };
   for (;;) {
-    // The resource that saturates first as the unfixed flows' common rate rises.
+    // The unfixed flows take level / penalty each; the level rises until a resource
+    // saturates or a flow reaches its bound, whichever comes first.
     double level = std::numeric_limits<double>::infinity();
     std::size_t tightest = capacity.size();
+    std::size_t bounded = flows.size();
     for (std::size_t r = 0; r < capacity.size(); ++r) {
       double weight = 0;
       for (std::size_t f = 0; f < flows.size(); ++f) {
         if (!active[f] || fixed[f]) continue;
         for (const auto& u : flows[f].uses) {
-          if (u.resource == r) weight += u.coefficient;
+          if (u.resource == r) weight += u.coefficient / flows[f].penalty;
         }
       }
       if (weight > 0 && left[r] / weight < level) {
@@ -189,15 +199,23 @@ std::vector<double> reference_rates(const std::vector<double>& capacity,
         tightest = r;
       }
     }
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      if (!active[f] || fixed[f] || flows[f].bound <= 0) continue;
+      if (flows[f].bound * flows[f].penalty < level) {
+        level = flows[f].bound * flows[f].penalty;
+        bounded = f;
+      }
+    }
+    if (bounded < flows.size()) {
+      fix(bounded, flows[bounded].bound);
+      continue;
+    }
     if (tightest == capacity.size()) return rate;
     for (std::size_t f = 0; f < flows.size(); ++f) {
       if (!active[f] || fixed[f]) continue;
       const bool crosses = std::any_of(flows[f].uses.begin(), flows[f].uses.end(),
                                        [&](const auto& u) { return u.resource == tightest; });
-      if (!crosses) continue;
-      fixed[f] = true;
-      rate[f] = level;
-      for (const auto& u : flows[f].uses) left[u.resource] -= u.coefficient * level;
+      if (crosses) fix(f, level / flows[f].penalty);
     }
   }
 }
@@ -253,7 +271,7 @@ std::vector<double> sharing_finishes(const std::vector<double>& capacity,
     if (started < order.size() && (!next || flows[order[started]].start <= next->first)) {
       now = flows[order[started]].start;
       const ReferenceFlow& f = flows[order[started]];
-      const FluidSharing::Flow id = s.start(now, f.amount, -1, 1, f.uses);
+      const FluidSharing::Flow id = s.start(now, f.amount, f.bound, f.penalty, f.uses);
       if (id >= flow_of.size()) flow_of.resize(id + 1);
       flow_of[id] = order[started++];
       continue;
@@ -267,14 +285,15 @@ std::vector<double> sharing_finishes(const std::vector<double>& capacity,
 
 // An incast (most flows cross one link, enough for a group) with flows arriving and leaving
 // at their own instants, some crossing a second or third link, some of those links narrow
-// (a group's rider is held back there, and the group must end), and cross-traffic-like uses
-// of 5 %: every finish as max-min re-solved from scratch gives it, for several draws.
+// (a group's rider is held back there, and the group must end), cross-traffic-like uses of
+// 5 %, penalties of 1 and 2.5 (riders of one group progressing at different rates) and some
+// flows bounded: every finish as max-min re-solved from scratch gives it, for several draws.
 TEST(FluidSharing, FlowsComingAndGoingOnAnIncastEndAsMaxMinReSolvedAtEveryEventGives) {
-  for (unsigned seed = 1; seed <= 12; ++seed) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
     std::mt19937 draw(seed);
     std::uniform_real_distribution<double> unit(0, 1);
     const std::vector<double> capacity = {10, 10, 3, 6, 1.5, 20, 8};
-    std::vector<ReferenceFlow> flows(60);
+    std::vector<ReferenceFlow> flows(80);
     for (ReferenceFlow& f : flows) {
       f.start = seed % 3 == 0 ? 0 : 4 * unit(draw);
       f.amount = 0.5 + 4 * unit(draw);
@@ -283,6 +302,8 @@ TEST(FluidSharing, FlowsComingAndGoingOnAnIncastEndAsMaxMinReSolvedAtEveryEventG
         if (unit(draw) < 0.15) f.uses.push_back({r, unit(draw) < 0.3 ? 0.05 : 1.0});
       }
       if (f.uses.empty()) f.uses.push_back({1, 1.0});
+      if (seed % 2 == 0 && unit(draw) < 0.3) f.penalty = 2.5;
+      if (seed % 4 == 1 && unit(draw) < 0.2) f.bound = 0.2;
     }
     const std::vector<double> want = reference_finishes(capacity, flows);
     const std::vector<double> got = sharing_finishes(capacity, flows);
