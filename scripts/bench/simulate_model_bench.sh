@@ -23,6 +23,11 @@
 #   ALLREDUCE=rdb             SMPI's allreduce algorithm for both ("default": SMPI's default)
 #   LINK_SHARING=max-min      the platform's links (p3s platform --link-sharing; "none": no
 #                             contention, which smpirun does not model, so no replay then)
+#   MARGINAL_REPETITIONS=""   e.g. 9: each per-phase simulation is run again with that many
+#                             measured repetitions (3 by default), and a line gives the events
+#                             per second of the difference: the cost of an event without the
+#                             start (reading the model, loading the platform, building routes),
+#                             which weighs most at small N
 #   KEEP=1                    keep the work directory (printed) instead of removing it
 # Prints one line per N, engine and mode: events, wall and CPU seconds, events per second (wall),
 # peak resident memory and the simulated time; the fluid engine's lines add their simulated
@@ -122,6 +127,17 @@ for n in $sizes $p3s_only; do
           "$(echo "($simulated - ${simulated_by[simgrid/$mode]}) / ${simulated_by[simgrid/$mode]}" | bc -l)")
       fi
       report "p3s $engine/$mode" "$n" "$events" "$work/p3s.time" "$simulated" "$extra"
+      if [ -n "${MARGINAL_REPETITIONS:-}" ] && [ "$mode" = per-phase ]; then
+        run "$work/p3s.log" /usr/bin/time -v -o "$work/more.time" "$p3s" simulate \
+          "$work/stencil.slt" -n "$n" --platform "$work/platform.xml" \
+          --ranks-per-host "$per_host" --engine "$engine" --repetitions "$MARGINAL_REPETITIONS" \
+          --json "$work/more.json" "${allreduce[@]}"
+        more=$(grep -o '"events": [0-9]*' "$work/more.json" | grep -o '[0-9]*$')
+        seconds=$(echo "$(wall_seconds "$work/more.time") - $(wall_seconds "$work/p3s.time")" | bc -l)
+        printf "%-18s %8d %11d %9.2f %9s %11.0f   (marginal: the events and wall time %s measured repetitions add to 3)\n" \
+          "  marginal" "$n" "$((more - events))" "$seconds" "" \
+          "$(echo "($more - $events) / $seconds" | bc -l)" "$MARGINAL_REPETITIONS"
+      fi
     done
   done
 

@@ -53,35 +53,38 @@ double FluidSharing::current_rate(const FlowState& f) const {
   return f.group == kNoGroup ? f.rate : groups_[f.group].level / f.penalty;
 }
 
+bool FluidSharing::keeps_even_share(Resource id) {
+  ResourceState& r = resources_[id];
+  if (r.group == kNoGroup || groups_[r.group].caps_moved || r.running <= 1) return false;
+  // Only flows came and went, and none of their other resources moved: the riders may
+  // still take an even share if the least any of them may take elsewhere, and what the new
+  // ones may, allow it.
+  Group& g = groups_[r.group];
+  const double even = r.capacity / g.weight;
+  double floor = g.floor;
+  const auto check = [&](const FlowState& f) {
+    floor = std::min(floor, cap_elsewhere(f, id) * f.penalty);
+  };
+  const std::size_t n = r.members.size();
+  for (std::size_t i = n - std::min<std::size_t>(g.unchecked, n); i < n; ++i) {
+    if (runs(r.members[i])) check(flows_[r.members[i].flow]);
+  }
+  for (const Flow flow : g.recheck) {
+    if (flows_[flow].running) check(flows_[flow]);
+  }
+  g.unchecked = 0;
+  g.recheck.clear();
+  if (floor < even) return false;
+  r.level = even;
+  g.floor = floor;
+  return true;
+}
+
 void FluidSharing::level_of(Resource id, double now) {
   ResourceState& r = resources_[id];
   if (!r.shared) return level_of_fatpipe(r, id);
   r.forming = false;
-  if (r.group != kNoGroup && !groups_[r.group].caps_moved && r.running > 1) {
-    // Only flows came and went, and none of their other resources moved: the riders may
-    // still take an even share if the least any of them may take elsewhere, and what the new
-    // ones may, allow it.
-    Group& g = groups_[r.group];
-    const double even = r.capacity / g.weight;
-    double floor = g.floor;
-    const auto check = [&](const FlowState& f) {
-      floor = std::min(floor, cap_elsewhere(f, id) * f.penalty);
-    };
-    const std::size_t n = r.members.size();
-    for (std::size_t i = n - std::min<std::size_t>(g.unchecked, n); i < n; ++i) {
-      if (runs(r.members[i])) check(flows_[r.members[i].flow]);
-    }
-    for (const Flow flow : g.recheck) {
-      if (flows_[flow].running) check(flows_[flow]);
-    }
-    g.unchecked = 0;
-    g.recheck.clear();
-    if (floor >= even) {
-      r.level = even;
-      g.floor = floor;
-      return;
-    }
-  }
+  if (keeps_even_share(id)) return;
   // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
@@ -354,39 +357,44 @@ void FluidSharing::level_until_fixed(double now) {
         (r.level != kInfinite && std::abs(r.level - before) <= kRateTolerance * r.level))
       continue;
     moved_.push_back(id);
-    if (r.group != kNoGroup) {
-      for (const auto& [other, neighbour] : groups_[r.group].neighbours) note_caps_moved(other);
-      continue;
-    }
-    // A group whose riders cross it sees their saturation fall to its level, at most: it is
-    // levelled again if that is below what it last saw.
-    for (const RiderShare& share : r.shares) {
-      Group& g = groups_[share.group];
-      if (r.level >= g.floor) continue;
-      g.floor = r.level;
-      enqueue(g.resource);
-    }
-    for (const Member& m : r.members) {
-      if (!runs(m)) continue;
-      for (const Use& u : flows_[m.flow].uses) {
-        if (u.resource == id) continue;
-        // A grouped resource checks again only the members whose caps moved (a sender's
-        // own link, new, moves as its message starts: the root's group need not be scanned).
-        ResourceState& other = resources_[u.resource];
-        if (other.group == kNoGroup) {
-          note_caps_moved(u.resource);
-        } else {
-          groups_[other.group].recheck.push_back(m.flow);
-          enqueue(u.resource);
-        }
-      }
-    }
+    spread_move(id);
   }
   for (const Resource id : forming_) {
     if (resources_[id].forming && resources_[id].group == kNoGroup) form_group(now, id);
     resources_[id].forming = false;
   }
   forming_.clear();
+}
+
+void FluidSharing::spread_move(Resource id) {
+  const ResourceState& r = resources_[id];
+  if (r.group != kNoGroup) {
+    for (const auto& [other, neighbour] : groups_[r.group].neighbours) note_caps_moved(other);
+    return;
+  }
+  // A group whose riders cross it sees their saturation fall to its level, at most: it is
+  // levelled again if that is below what it last saw.
+  for (const RiderShare& share : r.shares) {
+    Group& g = groups_[share.group];
+    if (r.level >= g.floor) continue;
+    g.floor = r.level;
+    enqueue(g.resource);
+  }
+  for (const Member& m : r.members) {
+    if (!runs(m)) continue;
+    for (const Use& u : flows_[m.flow].uses) {
+      if (u.resource == id) continue;
+      // A member of a grouped resource that does not ride it started now (a sender's own
+      // link moves as its message starts): the group checks it again, not all its riders.
+      ResourceState& other = resources_[u.resource];
+      if (other.group == kNoGroup) {
+        note_caps_moved(u.resource);
+      } else {
+        groups_[other.group].recheck.push_back(m.flow);
+        enqueue(u.resource);
+      }
+    }
+  }
 }
 
 void FluidSharing::take_dirty() {

@@ -149,6 +149,12 @@ class FluidSharing {
   // those of resources found even formed.
   void level_until_fixed(double now);
   void level_of(Resource id, double now);
+  // A grouped resource whose flows only came and went (none of their other resources moved):
+  // its level is its capacity over their weight if the least any may take elsewhere, and
+  // what the new ones may, allow it. False if it must be levelled in full.
+  bool keeps_even_share(Resource id);
+  // Resource `id`'s level moved: the resources whose levels depend on it are levelled again.
+  void spread_move(Resource id);
   // Takes the resources marked dirty into this settle's levelling.
   void take_dirty();
   // A level resource `id`'s flows see elsewhere moved: it is levelled again, in full, if its
