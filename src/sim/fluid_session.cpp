@@ -17,6 +17,7 @@
 #include "sim/fluid_program.hpp"
 #include "sim/fluid_requests.hpp"
 #include "sim/fluid_sharing.hpp"
+#include "sim/free_slots.hpp"
 #include "sim/point_to_point.hpp"
 #include "sim/shared_core.hpp"
 
@@ -264,14 +265,7 @@ class FluidSession {
   }
 
   void begin_transfer(const Posted& send, const Posted& receive) {
-    std::uint32_t id = 0;
-    if (free_transfers_.empty()) {
-      transfers_.emplace_back();
-      id = static_cast<std::uint32_t>(transfers_.size() - 1);
-    } else {
-      id = free_transfers_.back();
-      free_transfers_.pop_back();
-    }
+    const std::uint32_t id = take_slot(transfers_, free_transfers_);
     Transfer& t = transfers_[id];
     t.send = send;
     t.receive = receive;

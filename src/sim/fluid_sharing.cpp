@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/free_slots.hpp"
+
 namespace p3s::sim {
 namespace {
 
@@ -193,26 +195,23 @@ void FluidSharing::sift_down(std::size_t index) {
 }
 
 void FluidSharing::schedule(FlowState& f) {
-  const double before = f.finish;
   f.finish = f.rate > 0 ? f.last + f.remaining / f.rate : kInfinite;
-  heap_[f.heap_index].finish = f.finish;
-  if (f.finish < before) {
-    sift_up(f.heap_index);
+  move_entry(f.heap_index, f.finish);
+}
+
+void FluidSharing::move_entry(std::size_t index, double finish) {
+  const double before = heap_[index].finish;
+  heap_[index].finish = finish;
+  if (finish < before) {
+    sift_up(index);
   } else {
-    sift_down(f.heap_index);
+    sift_down(index);
   }
 }
 
 FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, double penalty,
                                        std::span<const Use> uses) {
-  Flow id = 0;
-  if (free_.empty()) {
-    flows_.emplace_back();
-    id = static_cast<Flow>(flows_.size() - 1);
-  } else {
-    id = free_.back();
-    free_.pop_back();
-  }
+  const Flow id = take_slot(flows_, free_);
   FlowState& f = flows_[id];
   f.remaining = amount;
   f.rate = 0;

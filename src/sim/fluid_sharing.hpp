@@ -110,6 +110,7 @@ class FluidSharing {
   struct Rider {
     double finish;  // on the group's clock: where it ends
     Flow flow;
+    bool operator>(const Rider& other) const;
   };
   // A rider's resources other than the group's that follow caps (their level moves with the
   // riders' rates) or are unfilled (their load does): per resource, the riders' summed
@@ -235,6 +236,8 @@ class FluidSharing {
     Flow flow;
   };
   void place(std::size_t index, HeapEntry entry);
+  // Gives the entry at `index` a new finish and moves it to its place.
+  void move_entry(std::size_t index, double finish);
   std::uint32_t& heap_index(Flow entry);
   void remove_entry(std::size_t index);
   void push_entry(HeapEntry entry);

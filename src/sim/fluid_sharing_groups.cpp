@@ -1,8 +1,10 @@
 // FluidSharing's groups: a shared resource's flows on one virtual clock (fluid_sharing.hpp).
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "sim/fluid_sharing.hpp"
+#include "sim/free_slots.hpp"
 
 namespace p3s::sim {
 namespace {
@@ -49,14 +51,7 @@ void FluidSharing::advance(double now, Group& g) {
 void FluidSharing::form_group(double now, Resource id) {
   // A flow rides one group: a resource that riders of another cross stays without one.
   if (!resources_[id].shares.empty()) return;
-  std::uint32_t group = 0;
-  if (free_groups_.empty()) {
-    groups_.emplace_back();
-    group = static_cast<std::uint32_t>(groups_.size() - 1);
-  } else {
-    group = free_groups_.back();
-    free_groups_.pop_back();
-  }
+  const std::uint32_t group = take_slot(groups_, free_groups_);
   ResourceState& r = resources_[id];
   r.group = group;
   ++live_groups_;
@@ -232,42 +227,22 @@ void FluidSharing::schedule_group(std::uint32_t group) {
     push_entry({finish, group | kGroupTag});
     return;
   }
-  HeapEntry& entry = heap_[g.heap_index];
-  const double before = entry.finish;
-  entry.finish = finish;
-  if (finish < before) {
-    sift_up(g.heap_index);
-  } else {
-    sift_down(g.heap_index);
-  }
+  move_entry(g.heap_index, finish);
+}
+
+// The riders' heap puts the least finish first.
+bool FluidSharing::Rider::operator>(const Rider& other) const {
+  return finish > other.finish;
 }
 
 void FluidSharing::push_rider(Group& g, Rider rider) {
-  std::size_t index = g.riders.size();
   g.riders.push_back(rider);
-  while (index > 0) {
-    const std::size_t parent = (index - 1) / 2;
-    if (!(rider.finish < g.riders[parent].finish)) break;
-    g.riders[index] = g.riders[parent];
-    index = parent;
-  }
-  g.riders[index] = rider;
+  std::push_heap(g.riders.begin(), g.riders.end(), std::greater<>());
 }
 
 void FluidSharing::pop_rider(Group& g) {
-  const Rider last = g.riders.back();
+  std::pop_heap(g.riders.begin(), g.riders.end(), std::greater<>());
   g.riders.pop_back();
-  if (g.riders.empty()) return;
-  std::size_t index = 0;
-  for (;;) {
-    std::size_t child = 2 * index + 1;
-    if (child >= g.riders.size()) break;
-    if (child + 1 < g.riders.size() && g.riders[child + 1].finish < g.riders[child].finish) ++child;
-    if (!(g.riders[child].finish < last.finish)) break;
-    g.riders[index] = g.riders[child];
-    index = child;
-  }
-  g.riders[index] = last;
 }
 
 void FluidSharing::rebase(Group& g) {
