@@ -358,7 +358,11 @@ TEST(ReplayLogic, ComputeIsEmulatedBySpinningAndBySleeping) {
                 phase_et("none"));
     EXPECT_GE(phase_et("spin"), slowest);
     EXPECT_GE(phase_et("sleep"), 0.99 * slowest);
-    EXPECT_LT(phase_et("none"), 0.5 * slowest);
+    // An upper bound on a wall time: the faster repetition, as a stall of the loaded machine
+    // (ctest -j) delays one of them by milliseconds.
+    EXPECT_LT(
+        runs["none"].at("phases")[p].at("phase_et_by_repetition_seconds").at("min").get<double>(),
+        0.5 * slowest);
   }
 }
 
