@@ -56,7 +56,11 @@ void FluidSharing::level_of(Resource id, double now) {
   ResourceState& r = resources_[id];
   if (!r.shared) return level_of_fatpipe(r, id);
   r.forming = false;
-  if (keeps_even_share(id)) return;
+  r.even = false;
+  if (keeps_even_share(id)) {
+    r.even = true;
+    return;
+  }
   // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
@@ -99,6 +103,7 @@ void FluidSharing::level_of(Resource id, double now) {
   const double floor = std::min_element(scratch_.begin(), scratch_.end())->first;
   if (floor >= even) {
     r.level = even;
+    r.even = true;
     if (r.group != kNoGroup) {
       Group& g = groups_[r.group];
       g.weight = weight;
@@ -357,7 +362,8 @@ void FluidSharing::spread_move(Resource id) {
       // link moves as its message starts): the group checks it again, not all its riders.
       ResourceState& other = resources_[u.resource];
       if (other.group == kNoGroup) {
-        note_caps_moved(u.resource);
+        // A level its members all reached evenly holds while this one stays above it.
+        if (!(other.even && r.level >= other.level)) note_caps_moved(u.resource);
       } else {
         groups_[other.group].recheck.push_back(m.flow);
         enqueue(u.resource);

@@ -92,10 +92,13 @@ class FluidSharing {
     double load = 0;      // shared: what its flows take of it (coefficient x rate)
     double arriving = 0;  // unfilled: the most the flows started on it may take
     bool shared = true;
-    bool queued = false;        // to be levelled in this settle()
-    bool dirty = false;         // its members changed since the last settle()
-    bool growing = false;       // unfilled, and a flow of it takes more since the last check
-    bool forming = false;       // to form a group once levelled (level_until_fixed())
+    bool queued = false;   // to be levelled in this settle()
+    bool dirty = false;    // its members changed since the last settle()
+    bool growing = false;  // unfilled, and a flow of it takes more since the last check
+    bool forming = false;  // to form a group once levelled (level_until_fixed())
+    // Shared, and levelled last with every member taking an even share (none held back
+    // elsewhere): its level holds while what they may take elsewhere stays at least that.
+    bool even = false;
     std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::uint32_t group = kNoGroup;
     std::vector<Member> members;  // its flows but the riders of other groups, if shared
