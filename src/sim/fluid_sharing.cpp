@@ -227,6 +227,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.running = true;
   f.finish = kInfinite;
   f.group = kNoGroup;
+  f.rated = rating_;  // (rating passes to come rate it)
   push_entry({kInfinite, id});
   ++f.generation;
   ++running_;
@@ -277,6 +278,7 @@ void FluidSharing::settle(double now) {
   // that no longer fits is levelled, and the levels are settled again from there.
   do {
     level_until_fixed(now);
+    ++rating_;
     // The flows of every resource whose level moved are rated by the levels reached (a
     // group's by its clock); the others keep their rates (a level that did not move gives
     // what it gave), but for the flows started now, whatever their resources: a flow on a
@@ -386,7 +388,8 @@ void FluidSharing::take_dirty() {
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {
-  if (f.group != kNoGroup) return;  // its group's clock rates it
+  if (f.group != kNoGroup || f.rated == rating_) return;  // its group's clock rates it
+  f.rated = rating_;
   const double rate = rate_of(f);
   if (f.rate != 0 && std::abs(rate - f.rate) <= kRateTolerance * rate) return;
   add_load(f, rate - f.rate);

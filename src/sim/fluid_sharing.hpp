@@ -72,6 +72,7 @@ class FluidSharing {
     std::uint32_t heap_index = 0;
     std::uint32_t generation = 0;    // how often its id was given to a flow
     std::uint32_t group = kNoGroup;  // the group it rides, if any
+    std::uint32_t rated = 0;         // the rating pass that last rated it
     bool running = false;
   };
   // A flow on a resource, as of its `generation`: an ended flow's members are dropped when the
@@ -225,6 +226,8 @@ class FluidSharing {
   void rebase(Group& g);
 
   void mark_dirty(std::span<const Use> uses);
+  // Rates `f` by the levels reached, once per rating pass (`rating_`): a flow on several
+  // resources that moved gets the same rate from each.
   void rerate(double now, FlowState& f);
   void enqueue(Resource id);
 
@@ -263,6 +266,7 @@ class FluidSharing {
   std::vector<Group> groups_;
   std::vector<std::uint32_t> free_groups_;
   std::size_t running_ = 0;
+  std::uint32_t rating_ = 0;
   std::size_t live_groups_ = 0;  // groups formed and not ended: riders may exist
 };
 
