@@ -227,7 +227,7 @@ FluidSharing::Flow FluidSharing::start(double now, double amount, double bound, 
   f.running = true;
   f.finish = kInfinite;
   f.group = kNoGroup;
-  f.rated = rating_;  // (rating passes to come rate it)
+  f.rated = rating_;  // the next pass rates it
   push_entry({kInfinite, id});
   ++f.generation;
   ++running_;
@@ -388,7 +388,8 @@ void FluidSharing::take_dirty() {
 }
 
 void FluidSharing::rerate(double now, FlowState& f) {
-  if (f.group != kNoGroup || f.rated == rating_) return;  // its group's clock rates it
+  // A rider's group clock rates it; a flow rated in this pass has its rate by these levels.
+  if (f.group != kNoGroup || f.rated == rating_) return;
   f.rated = rating_;
   const double rate = rate_of(f);
   if (f.rate != 0 && std::abs(rate - f.rate) <= kRateTolerance * rate) return;
