@@ -56,11 +56,8 @@ void FluidSharing::level_of(Resource id, double now) {
   ResourceState& r = resources_[id];
   if (!r.shared) return level_of_fatpipe(r, id);
   r.forming = false;
-  r.even = false;
-  if (keeps_even_share(id)) {
-    r.even = true;
-    return;
-  }
+  r.even = keeps_even_share(id);
+  if (r.even) return;
   // Water-filling: the level t where the sum over members of a * min(cap, t / p) is the
   // capacity, a member's cap being the least it may take elsewhere (its bound, its other
   // resources' levels): members held back elsewhere are served first and leave the rest.
@@ -345,7 +342,8 @@ void FluidSharing::level_until_fixed(double now) {
 void FluidSharing::spread_move(Resource id) {
   const ResourceState& r = resources_[id];
   if (r.group != kNoGroup) {
-    for (const auto& [other, neighbour] : groups_[r.group].neighbours) note_caps_moved(other);
+    for (const auto& [other, neighbour] : groups_[r.group].neighbours)
+      note_caps_moved(other, r.level);
     return;
   }
   // A group whose riders cross it sees their saturation fall to its level, at most: it is
@@ -364,8 +362,7 @@ void FluidSharing::spread_move(Resource id) {
       // link moves as its message starts): the group checks it again, not all its riders.
       ResourceState& other = resources_[u.resource];
       if (other.group == kNoGroup) {
-        // A level its members all reached evenly holds while this one stays above it.
-        if (!(other.even && r.level >= other.level)) note_caps_moved(u.resource);
+        note_caps_moved(u.resource, r.level);
       } else {
         groups_[other.group].recheck.push_back(m.flow);
         enqueue(u.resource);

@@ -98,7 +98,7 @@ class FluidSharing {
     bool growing = false;  // unfilled, and a flow of it takes more since the last check
     bool forming = false;  // to form a group once levelled (level_until_fixed())
     // Shared, and levelled last with every member taking an even share (none held back
-    // elsewhere): its level holds while what they may take elsewhere stays at least that.
+    // elsewhere): note_caps_moved().
     bool even = false;
     std::uint32_t running = 0;  // its members that run (`members` may hold ended ones)
     std::uint32_t group = kNoGroup;
@@ -162,11 +162,15 @@ class FluidSharing {
   void spread_move(Resource id);
   // Takes the resources marked dirty into this settle's levelling.
   void take_dirty();
-  // A level resource `id`'s flows see elsewhere moved: it is levelled again, in full, if its
-  // level depends on them.
-  void note_caps_moved(Resource id) {
+  // A level resource `id`'s flows see elsewhere moved, to `moved`: it is levelled again, in
+  // full, if its level depends on them. Not if its flows all took an even share when it was
+  // last levelled and `moved` is at least its level: what they may take elsewhere then stays
+  // at least their share. (A group keeps a floor of what its riders may take, which a
+  // levelling in full brings up to date: it is levelled.)
+  void note_caps_moved(Resource id, double moved) {
     ResourceState& r = resources_[id];
     if (!follows_caps(r) || unfilled(r)) return;
+    if (r.group == kNoGroup && r.even && moved >= r.level) return;
     if (r.group != kNoGroup) groups_[r.group].caps_moved = true;
     enqueue(id);
   }
